@@ -1,0 +1,73 @@
+// The diagnostic model: every code is declared once in diagnostic.cpp's
+// table (id, severity, summary, explanation) and emitted with a source span.
+// Renderers are separate consumers (render.h).
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "libcheck/source.h"
+
+namespace ws {
+
+enum class Severity { note, warning, error };
+const char* severity_name(Severity s);  // "note", "warning", "error"
+
+// Numbered WS001..; never renumber a released code.
+enum class DiagCode {
+  syntax_error = 1,     // WS001
+  bad_encoding,         // WS002 not UTF-8, NUL bytes, binary
+  file_too_large,       // WS003
+  path_refused,         // WS004 path policy
+  unrouted_file,        // WS005
+  schema_violation,     // WS006
+  missing_name,         // WS007
+  invalid_name,         // WS008
+  duplicate_name,       // WS009
+  unresolved_reference, // WS010
+  unknown_member,       // WS011
+  out_of_scope,         // WS012
+  broken_by_change,     // WS013
+  shadowed_root,        // WS014
+  bad_header,           // WS015
+  too_deep,             // WS016
+  unreadable_file,      // WS017 symlink, special file
+  kind_manifest,        // WS018 a kind manifest of the workspace is invalid
+};
+
+struct DiagInfo {
+  DiagCode code;
+  const char* id;        // "WS001"
+  Severity severity;     // default severity
+  const char* summary;   // short name, "syntax error"
+  const char* explanation;  // a paragraph for ws-build(1) and SARIF rule help
+};
+
+std::span<const DiagInfo> all_diagnostics();
+const DiagInfo& diag_info(DiagCode code);
+
+struct Note {
+  std::string path;   // may be empty: a note with no location
+  Span span;
+  bool has_span = false;
+  std::string message;
+};
+
+struct Diagnostic {
+  DiagCode code;
+  Severity severity;
+  std::string path;
+  Span span;
+  bool has_span = true;  // false: the whole file (unrouted, unreadable)
+  std::string message;
+  std::vector<Note> notes;
+};
+
+Diagnostic make_diag(DiagCode code, std::string path, Span span, std::string message);
+Diagnostic make_file_diag(DiagCode code, std::string path, std::string message);
+
+// Sort order of every report: path, line, column, code.
+bool diag_less(const Diagnostic& a, const Diagnostic& b);
+
+}  // namespace ws

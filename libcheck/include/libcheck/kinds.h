@@ -1,0 +1,82 @@
+// Kinds are data: a manifest per kind (schemas/kinds/<kind>.json) says where
+// its files live, how they are read, what name they define and what they
+// reference. A workspace adds or overrides kinds with .ws/kinds/*.json.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "libcheck/result.h"
+
+namespace ws {
+
+enum class Format { csharp, json, markdown, opaque };
+const char* format_name(Format f);
+
+// A JSON (or front matter) reference location: a pointer with '*' for every
+// array element, and the kind it names. For a member reference (an index's
+// fields) `member_of` is the pointer whose value names the owning definition.
+struct RefSpec {
+  std::string pointer;      // "/tools/*"
+  std::string target_kind;  // "ai-tool"
+  std::string member_of;    // "/node" for index fields; empty for a plain reference
+};
+
+struct Kind {
+  std::string name;          // "agent"
+  std::string dir;           // "agents/" (always ends with '/')
+  std::string extension;     // ".json"; empty: any file name (secrets)
+  Format format = Format::json;
+  std::string symbol_root;   // "Agents"; empty when the kind defines no symbol
+  std::string name_pointer;  // "/name" (JSON, front matter, C# header key as "/name")
+  bool name_from_filename = false;  // secrets
+  std::vector<RefSpec> refs;
+  std::string member_pointer;              // "/fields/*/name"
+  std::vector<std::string> implicit_members;  // "Type"
+  std::vector<std::string> scope;          // roots code may use; empty: none
+  bool never_read = false;   // content never opened, listed only on request
+  nlohmann::json schema;     // JSON Schema for the JSON / front matter / header object
+  std::string source;        // manifest file it came from
+};
+
+class KindPack {
+ public:
+  // Loads every *.json manifest in `default_dir`, then those in `overlay_dir`
+  // (a workspace's .ws/kinds), each replacing a default kind of the same name.
+  static Result<KindPack> load(const std::string& default_dir,
+                               const std::string& overlay_dir = {});
+  // Loads from manifest texts (name -> JSON text), for tests and for a
+  // workspace's manifests read out of a view.
+  static Result<KindPack> from_texts(const std::map<std::string, std::string>& defaults,
+                                     const std::map<std::string, std::string>& overlay = {});
+
+  // The kind whose folder holds `path` with a file name it accepts, or null (unrouted).
+  const Kind* route(std::string_view path) const;
+  const Kind* by_name(std::string_view name) const;
+  const Kind* by_root(std::string_view symbol_root) const;
+  const std::vector<Kind>& kinds() const { return kinds_; }
+  // Digest of every manifest's bytes: part of every cache key.
+  const std::string& digest() const { return digest_; }
+
+ private:
+  std::vector<Kind> kinds_;
+  std::string digest_;
+};
+
+// Where the default pack is installed, found relative to the running binary
+// ($prefix/share/ws/schemas/kinds), or WS_KINDS_DIR when set.
+std::string default_kinds_dir();
+
+// True for `[A-Za-z0-9][A-Za-z0-9._-]*`.
+bool is_valid_id_segment(std::string_view s);
+// ASCII C# identifier that is not a C# keyword.
+bool is_valid_symbol_name(std::string_view s);
+bool is_csharp_keyword(std::string_view s);
+
+}  // namespace ws

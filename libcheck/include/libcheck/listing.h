@@ -1,0 +1,42 @@
+// ws-ls: the definitions of a view, filtered, with names where asked.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "libcheck/kinds.h"
+#include "libcheck/pathspec.h"
+#include "libcheck/view.h"
+#include "libcheck/workspace.h"
+
+namespace ws {
+
+struct ListOptions {
+  std::vector<std::string> kinds;   // --kind; "secret" is the only way to list secrets
+  bool changed_only = false;        // --changed: changed entries, deleted ones included
+  std::vector<Pathspec> pathspecs;
+  bool want_names = false;          // read each definition for its name (-l, --json)
+  std::size_t max = 0;              // 0: no cap
+};
+
+struct ListedEntry {
+  const ViewEntry* entry = nullptr;
+  const Kind* kind = nullptr;  // null: unrouted or workspace configuration
+  bool config = false;         // .ws/ and root dotfiles
+  std::string name;            // empty when not asked for, missing or unreadable
+  std::optional<std::uint64_t> size;
+};
+
+struct Listing {
+  std::vector<ListedEntry> entries;  // sorted by path
+  std::size_t omitted = 0;           // entries past --max
+  std::vector<Error> refused;        // entries the path policy refused (not listed)
+  std::vector<std::size_t> unmatched_pathspecs;  // indices into options.pathspecs
+};
+
+// Never opens secret content: a secret's name is its file name.
+Result<Listing> list_view(const Workspace& ws, const ListOptions& options);
+
+}  // namespace ws

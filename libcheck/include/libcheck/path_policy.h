@@ -1,0 +1,62 @@
+// Path policy: named reject rules combined into per-use policies.
+//
+// Every path entering the library (argument, tree entry, working-tree entry)
+// is checked here before it is used. Paths are repository-relative,
+// '/'-separated and normalised; anything else is refused, never repaired.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ws {
+
+// Listed in the order check_path tries them: the more specific prefix rules
+// come before the generic ones they overlap ("//server" is also absolute,
+// "\\?\C:" also has backslashes) so that the message names the real problem.
+enum class PathRule {
+  empty,           // ""
+  unc_prefix,      // "\\server", "//server", "\\?\"
+  drive_prefix,    // "C:" and friends
+  absolute,        // leading '/'
+  dot_component,   // "." or ".." component, or an empty component ("a//b", trailing '/')
+  backslash,       // '\' anywhere
+  control_char,    // NUL, bytes < 0x20, DEL
+  git_dir,         // ".git" in any spelling git refuses: case, trailing dots/spaces, "git~1", ".git:stream"
+  secret,          // under ".secrets/" where the policy does not allow it
+  protected_path,  // a prefix the workspace protects (.ws/config.json "protected")
+  too_long,        // over 4096 bytes, or a component over 255
+};
+
+// Stable, kebab-case name of a rule, as printed in messages ("dot-component").
+const char* path_rule_name(PathRule rule);
+
+struct PathRejection {
+  PathRule rule;
+  std::string path;
+  // One line; control characters in the path are shown escaped. E.g.
+  // "refused path 'a/../b': dot-component ('.' and '..' are not allowed); name the file by its plain repository-relative path"
+  std::string message() const;
+};
+
+struct PathPolicy {
+  bool allow_secret_names = false;        // listing a secret's name (never its content)
+  std::vector<std::string> protected_prefixes;  // each ends with '/' for a directory, else exact
+};
+
+// Policies per use. read: tools reading a view. write: anything written to the
+// branch or the working tree. proposal: a proposal's tree entries.
+PathPolicy read_policy();
+PathPolicy write_policy(std::vector<std::string> extra_protected = {});
+PathPolicy proposal_policy(std::vector<std::string> extra_protected = {});
+
+// Returns the first rule `path` breaks, in the order the enum lists them.
+std::optional<PathRejection> check_path(std::string_view path, const PathPolicy& policy);
+
+// True when `component` names the git directory in a spelling git refuses
+// (".git", ".GIT", ".git.", ".git ", "git~1", ".git::$INDEX_ALLOCATION",
+// ".g\u200cit" for HFS+, ...).
+bool is_git_dir_component(std::string_view component);
+
+}  // namespace ws

@@ -1,0 +1,33 @@
+// Readers: from the bytes of one file of a kind, the definition it holds.
+// Never crashes or hangs on malformed, binary, non-UTF-8, huge or deeply
+// nested input: such input yields diagnostics.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "libcheck/definition.h"
+#include "libcheck/kinds.h"
+
+namespace ws {
+
+// Nesting beyond this (JSON/YAML containers, C# syntax depth) is WS016.
+inline constexpr int kMaxNesting = 256;
+
+// Reads `bytes` as a definition of `kind` at `path`. Dispatches on kind.format.
+// An opaque kind (secret) is never read: only its name, from the file name.
+Definition read_definition(const Kind& kind, std::string_view path, std::string_view bytes,
+                           const KindPack& pack);
+
+// The syntax classes of a file's bytes, sorted by start, non-overlapping;
+// bytes in no range are plain text (Markdown bodies, C# header lines are comments).
+std::vector<ClassRange> classify_syntax(Format format, std::string_view bytes);
+
+// Validates UTF-8 and the absence of NUL bytes; on failure returns a WS002 at
+// the first offending byte.
+bool check_encoding(std::string_view path, std::string_view bytes, std::vector<Diagnostic>& out);
+
+// Position (1-based line, byte column) of byte `offset` in `bytes`.
+Position position_at(std::string_view bytes, std::uint32_t offset);
+
+}  // namespace ws

@@ -1,0 +1,64 @@
+// Repository access through libgit2: the one place that talks to git.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libcheck/result.h"
+#include "libcheck/view.h"
+
+struct git_repository;
+
+namespace ws {
+
+class WorkspaceRoot;
+
+class Repository {
+ public:
+  // Discovers the repository containing `dir` (like git -C DIR). Works in a
+  // linked worktree and in a repository with no commits yet.
+  static Result<Repository> open(const std::string& dir);
+
+  Repository(Repository&&) noexcept;
+  Repository& operator=(Repository&&) noexcept;
+  ~Repository();
+
+  git_repository* raw() const { return repo_; }
+  bool is_bare() const;
+  std::string workdir() const;   // with trailing '/', empty when bare
+  std::string git_dir() const;   // this worktree's git dir
+  std::string common_dir() const;  // shared git dir (objects, refs, caches)
+
+  // The commit REV names, as hex; Errc::not_found when it does not resolve.
+  // "HEAD" on an unborn branch resolves to "" (empty base).
+  Result<std::string> resolve_commit(std::string_view rev) const;
+  // The branch HEAD points to ("refs/heads/main"), even when unborn; empty when detached.
+  std::string head_branch() const;
+
+  // Every blob of a commit's tree (recursively) as unchanged entries, sorted.
+  // Submodule and symlink entries are kept with their modes.
+  Result<std::vector<ViewEntry>> commit_entries(const std::string& commit_hex) const;
+
+  Result<std::string> read_blob(const std::string& blob_hex) const;
+  // Hashes `bytes` as a git blob.
+  static std::string hash_blob(std::string_view bytes);
+
+ private:
+  Repository() = default;
+  git_repository* repo_ = nullptr;
+};
+
+// Builds the view `spec` names (DESIGN.md §4). `root` confines working-tree
+// reads; it may be null for a bare repository (then the worktree view is an error).
+// Statuses: A/M/D against the base, R where a delete and an add carry the same bytes.
+// Working-tree files over `size_cap` bytes fail to read (rule "too-large").
+Result<View> open_view(const Repository& repo, std::shared_ptr<const WorkspaceRoot> root,
+                       const ViewSpec& spec, std::uint64_t size_cap = 1u << 20);
+
+// The first parent of a commit, as hex; empty for a root commit.
+Result<std::string> parent_of(const Repository& repo, const std::string& commit_hex);
+
+}  // namespace ws

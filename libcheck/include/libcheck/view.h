@@ -1,0 +1,96 @@
+// A view: a base tree plus pending changes layered on top (DESIGN.md §4).
+// The view is a flat, sorted path list; directories are synthesised from it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libcheck/result.h"
+
+namespace ws {
+
+enum class ChangeStatus : char {
+  unchanged = ' ',
+  added = 'A',
+  modified = 'M',
+  deleted = 'D',
+  renamed = 'R',  // a delete and an add carrying the same bytes; path is the new one
+};
+
+inline constexpr std::uint32_t kModeFile = 0100644;
+inline constexpr std::uint32_t kModeExec = 0100755;
+inline constexpr std::uint32_t kModeLink = 0120000;
+inline constexpr std::uint32_t kModeGitlink = 0160000;
+
+struct ViewEntry {
+  std::string path;
+  ChangeStatus status = ChangeStatus::unchanged;
+  std::string old_path;   // for renamed: the deleted path
+  std::string blob_id;    // hex object id of the view's content; base blob for deleted
+  std::string base_blob_id;  // hex id in the base; empty when added
+  std::uint32_t mode = kModeFile;
+  std::uint64_t size = 0;
+  bool from_worktree = false;  // content must be read from the working tree
+};
+
+// Where a view's bytes come from: the object database or the working tree.
+// An interface so tests can run a view on memory.
+class ContentSource {
+ public:
+  virtual ~ContentSource() = default;
+  // The bytes of `entry` as the view sees them (the base's for a deleted entry).
+  // Working-tree reads go through the path policy and the confined reader.
+  virtual Result<std::string> read(const ViewEntry& entry) const = 0;
+  virtual Result<std::string> read_blob(const std::string& blob_id) const = 0;
+  // Size in bytes without reading the content where the source can (object
+  // headers, stat); nullopt when unknown.
+  virtual std::optional<std::uint64_t> size_of(const ViewEntry& entry) const = 0;
+};
+
+enum class ViewSource { worktree, staged, rev, proposal };
+
+struct ViewSpec {
+  ViewSource source = ViewSource::worktree;
+  std::string base;      // --base REV; empty: HEAD (or the proposal's parent)
+  std::string rev;       // --rev REV
+  std::string proposal;  // --proposal ID
+};
+
+class View {
+ public:
+  View() = default;
+  View(std::vector<ViewEntry> entries, std::shared_ptr<const ContentSource> content,
+       std::string base_commit);
+
+  // Every path of the view, sorted bytewise, including deleted entries
+  // (status D) so callers can report them; renamed entries carry old_path.
+  const std::vector<ViewEntry>& entries() const { return entries_; }
+  const ViewEntry* find(std::string_view path) const;
+  // Entries with a status other than unchanged.
+  std::vector<const ViewEntry*> changes() const;
+  // The base commit id (hex); empty for a repository with no commits.
+  const std::string& base_commit() const { return base_commit_; }
+
+  Result<std::string> read(const ViewEntry& e) const { return content_->read(e); }
+  const ContentSource& content() const { return *content_; }
+  std::shared_ptr<const ContentSource> content_ptr() const { return content_; }
+
+  // Immediate children of directory `dir` ("" is the root; else ends with '/'):
+  // names of files and synthesised sub-directories (with trailing '/').
+  std::vector<std::string> list_dir(std::string_view dir) const;
+
+ private:
+  std::vector<ViewEntry> entries_;
+  std::shared_ptr<const ContentSource> content_;
+  std::string base_commit_;
+};
+
+// Pairs deletes and adds with the same blob id into renames (first by path
+// order), in place; keeps entries sorted.
+void detect_renames(std::vector<ViewEntry>& entries);
+
+}  // namespace ws

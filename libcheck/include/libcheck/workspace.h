@@ -1,0 +1,54 @@
+// Everything a tool opens before it works: the repository, the confined root,
+// the kind pack (defaults + the view's .ws/kinds), the workspace config, and the view.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "libcheck/kinds.h"
+#include "libcheck/repository.h"
+#include "libcheck/result.h"
+#include "libcheck/view.h"
+#include "libcheck/workspace_root.h"
+
+namespace ws {
+
+enum class UnroutedPolicy { error, warning, ignore };
+
+// .ws/config.json of the view.
+struct WorkspaceConfig {
+  UnroutedPolicy unrouted = UnroutedPolicy::error;
+  std::vector<std::string> protected_paths;  // extra protected prefixes
+  std::uint64_t size_cap = kDefaultSizeCap;
+};
+Result<WorkspaceConfig> parse_workspace_config(std::string_view json_text);
+
+struct OpenOptions {
+  std::string dir = ".";            // -C DIR
+  std::string session = "default";  // --session / WS_SESSION
+  ViewSpec view;
+  std::string kinds_dir;            // default pack; empty: default_kinds_dir()
+};
+
+struct Workspace {
+  std::unique_ptr<Repository> repo;
+  std::shared_ptr<const WorkspaceRoot> root;  // null for a bare repository
+  KindPack kinds;
+  WorkspaceConfig config;
+  View view;
+  std::string session;
+  std::vector<std::string> warnings;  // e.g. a workspace kind manifest that did not load
+};
+
+Result<Workspace> open_workspace(const OpenOptions& options);
+
+// Files the tools treat as workspace configuration, never as definitions:
+// .ws/**, and the root .gitignore/.gitattributes.
+bool is_workspace_config_path(std::string_view path);
+
+// Session names are id segments: [A-Za-z0-9][A-Za-z0-9._-]*.
+bool is_valid_session(std::string_view s);
+
+}  // namespace ws

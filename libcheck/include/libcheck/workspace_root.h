@@ -1,0 +1,68 @@
+// The workspace root and confined reads beneath it.
+//
+// Files are opened beneath the root without following links (openat2 with
+// RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS where the kernel has it, an O_NOFOLLOW
+// walk otherwise). A symlink anywhere in the path, a FIFO or device, a file
+// over the size cap, or (for writing) a file with more than one link is refused.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "libcheck/result.h"
+
+namespace ws {
+
+inline constexpr std::uint64_t kDefaultSizeCap = 1u << 20;  // 1 MiB
+
+// Rules a confined file access can break, besides the path policy's.
+enum class FileRule { symlink, special_file, hard_link, too_large, not_found, io };
+const char* file_rule_name(FileRule rule);
+
+struct FileError {
+  FileRule rule;
+  std::string path;
+  std::string message() const;  // one line naming the path, the rule and what to do
+};
+
+class WorkspaceRoot {
+ public:
+  // Canonicalises `dir`, refuses "/" and `home` (pass $HOME; empty skips the
+  // check), opens it and records its device and inode.
+  static Result<WorkspaceRoot> open(const std::string& dir, const std::string& home);
+
+  WorkspaceRoot(WorkspaceRoot&&) noexcept;
+  WorkspaceRoot& operator=(WorkspaceRoot&&) noexcept;
+  WorkspaceRoot(const WorkspaceRoot&) = delete;
+  WorkspaceRoot& operator=(const WorkspaceRoot&) = delete;
+  ~WorkspaceRoot();
+
+  const std::string& path() const { return path_; }
+
+  // Checks that the root path still names the directory opened at start
+  // (same device and inode). Call before writing anything.
+  Status verify_unchanged() const;
+
+  struct ReadResult {
+    bool ok = false;
+    std::string bytes;
+    FileError error{FileRule::io, {}};
+  };
+  // Reads `rel` (already accepted by the path policy) beneath the root.
+  // Never blocks on a FIFO; never follows a link.
+  ReadResult read(std::string_view rel, std::uint64_t size_cap = kDefaultSizeCap) const;
+
+  // Like read(), but also refuses a file with more than one hard link:
+  // the check used before a file is replaced.
+  ReadResult read_for_write(std::string_view rel, std::uint64_t size_cap = kDefaultSizeCap) const;
+
+ private:
+  WorkspaceRoot() = default;
+  ReadResult read_impl(std::string_view rel, std::uint64_t cap, bool for_write) const;
+  std::string path_;
+  int fd_ = -1;
+  std::uint64_t dev_ = 0, ino_ = 0;
+};
+
+}  // namespace ws

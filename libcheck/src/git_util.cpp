@@ -1,0 +1,36 @@
+#include "git_util.h"
+
+#include <cctype>
+#include <mutex>
+
+namespace ws::git {
+
+std::string last_error() {
+  const git_error* e = git_error_last();
+  std::string msg = e && e->message ? e->message : "unknown libgit2 error";
+  while (!msg.empty() && (msg.back() == '.' || msg.back() == '\n')) msg.pop_back();
+  if (!msg.empty()) msg[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(msg[0])));
+  return msg;
+}
+
+Error error(Errc code, const std::string& what) { return make_error(code, what + ": " + last_error()); }
+
+std::string to_hex(const git_oid& oid) {
+  char buf[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(buf, sizeof buf, &oid);
+  return buf;
+}
+
+bool from_hex(const std::string& hex, git_oid& out) {
+  if (hex.size() != GIT_OID_HEXSZ) return false;
+  for (char c : hex)
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
+  return git_oid_fromstr(&out, hex.c_str()) == 0;
+}
+
+void ensure_init() {
+  static std::once_flag once;
+  std::call_once(once, [] { git_libgit2_init(); });
+}
+
+}  // namespace ws::git

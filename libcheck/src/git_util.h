@@ -1,0 +1,45 @@
+// Small RAII and error helpers over libgit2, shared by the modules that talk to git.
+#pragma once
+
+#include <git2.h>
+
+#include <memory>
+#include <string>
+
+#include "libcheck/result.h"
+
+namespace ws::git {
+
+template <class T, void (*Free)(T*)>
+struct Deleter {
+  void operator()(T* p) const { if (p) Free(p); }
+};
+
+using Tree = std::unique_ptr<git_tree, Deleter<git_tree, git_tree_free>>;
+using Commit = std::unique_ptr<git_commit, Deleter<git_commit, git_commit_free>>;
+using Object = std::unique_ptr<git_object, Deleter<git_object, git_object_free>>;
+using Diff = std::unique_ptr<git_diff, Deleter<git_diff, git_diff_free>>;
+using Index = std::unique_ptr<git_index, Deleter<git_index, git_index_free>>;
+using Odb = std::unique_ptr<git_odb, Deleter<git_odb, git_odb_free>>;
+using OdbObject = std::unique_ptr<git_odb_object, Deleter<git_odb_object, git_odb_object_free>>;
+using Reference = std::unique_ptr<git_reference, Deleter<git_reference, git_reference_free>>;
+using Blob = std::unique_ptr<git_blob, Deleter<git_blob, git_blob_free>>;
+using TreeBuilder = std::unique_ptr<git_treebuilder, Deleter<git_treebuilder, git_treebuilder_free>>;
+using Signature = std::unique_ptr<git_signature, Deleter<git_signature, git_signature_free>>;
+using RevWalk = std::unique_ptr<git_revwalk, Deleter<git_revwalk, git_revwalk_free>>;
+using Config = std::unique_ptr<git_config, Deleter<git_config, git_config_free>>;
+
+// libgit2's last error message, lower-cased first letter, no trailing full stop.
+std::string last_error();
+
+// An Error carrying libgit2's message after `what` ("cannot read tree: ...").
+Error error(Errc code, const std::string& what);
+
+std::string to_hex(const git_oid& oid);
+// Parses 40 hex digits; false on anything else.
+bool from_hex(const std::string& hex, git_oid& out);
+
+// Initialises libgit2 once per process.
+void ensure_init();
+
+}  // namespace ws::git

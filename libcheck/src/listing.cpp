@@ -1,0 +1,85 @@
+#include "libcheck/listing.h"
+
+#include <algorithm>
+
+#include "libcheck/path_policy.h"
+#include "libcheck/reader.h"
+#include "parallel.h"
+
+namespace ws {
+
+Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
+  for (const auto& k : options.kinds)
+    if (!ws.kinds.by_name(k)) {
+      std::string known;
+      for (const auto& kind : ws.kinds.kinds()) known += (known.empty() ? "" : ", ") + kind.name;
+      return make_error(Errc::usage, "unknown kind '" + k + "'; known kinds: " + known, k);
+    }
+  bool want_secrets = std::find(options.kinds.begin(), options.kinds.end(), "secret") != options.kinds.end();
+  PathPolicy policy = read_policy();
+  policy.allow_secret_names = want_secrets;
+
+  Listing out;
+  std::vector<bool> spec_hit(options.pathspecs.size(), false);
+  for (const auto& e : ws.view.entries()) {
+    if (options.changed_only ? e.status == ChangeStatus::unchanged : e.status == ChangeStatus::deleted) continue;
+    bool matched = options.pathspecs.empty();
+    for (std::size_t i = 0; i < options.pathspecs.size(); ++i)
+      if (pathspec_matches(options.pathspecs[i], e.path)) matched = spec_hit[i] = true;
+    if (!matched) continue;
+    const Kind* kind = ws.kinds.route(e.path);
+    bool is_secret = kind && kind->never_read;
+    if (is_secret && !want_secrets) continue;
+    if (auto rej = check_path(e.path, policy)) {
+      if (rej->rule != PathRule::secret)
+        out.refused.push_back(make_error(Errc::refused, rej->message(), e.path, path_rule_name(rej->rule)));
+      continue;
+    }
+    if (e.mode == kModeLink || e.mode == kModeGitlink) {
+      out.refused.push_back(make_error(
+          Errc::refused,
+          "refused path '" + e.path + "': " +
+              (e.mode == kModeLink ? "symlink (links are never followed; replace it with the file itself)"
+                                   : "submodule (a workspace holds plain files only)"),
+          e.path, e.mode == kModeLink ? "symlink" : "submodule"));
+      continue;
+    }
+    if (!options.kinds.empty() &&
+        (!kind || std::find(options.kinds.begin(), options.kinds.end(), kind->name) == options.kinds.end()))
+      continue;
+    ListedEntry le;
+    le.entry = &e;
+    le.kind = kind;
+    le.config = !kind && is_workspace_config_path(e.path);
+    out.entries.push_back(std::move(le));
+  }
+  for (std::size_t i = 0; i < spec_hit.size(); ++i)
+    if (!spec_hit[i]) out.unmatched_pathspecs.push_back(i);
+
+  if (options.max && out.entries.size() > options.max) {
+    out.omitted = out.entries.size() - options.max;
+    out.entries.resize(options.max);
+  }
+
+  if (options.want_names) {
+    parallel_for(out.entries.size(), [&](std::size_t i) {
+      ListedEntry& le = out.entries[i];
+      const ViewEntry& e = *le.entry;
+      if (le.kind && le.kind->never_read) {
+        Definition d = read_definition(*le.kind, e.path, {}, ws.kinds);
+        le.name = d.name;
+        return;  // a secret's size would describe its content: not shown
+      }
+      le.size = ws.view.content().size_of(e);
+      if (!le.kind) return;
+      auto bytes = ws.view.read(e);
+      if (!bytes) return;
+      if (!le.size) le.size = bytes->size();
+      Definition d = read_definition(*le.kind, e.path, *bytes, ws.kinds);
+      if (d.has_name) le.name = d.name;
+    });
+  }
+  return out;
+}
+
+}  // namespace ws

@@ -1,0 +1,130 @@
+#include "libcheck/repository.h"
+
+#include <algorithm>
+
+#include "git_util.h"
+
+namespace ws {
+
+Result<Repository> Repository::open(const std::string& dir) {
+  git::ensure_init();
+  Repository r;
+  int rc = git_repository_open_ext(&r.repo_, dir.c_str(), 0, nullptr);
+  if (rc == GIT_ENOTFOUND)
+    return make_error(Errc::environment,
+                      "not a git repository: '" + dir + "' (or any parent); run 'git init' or pass -C DIR", dir);
+  if (rc < 0) return git::error(Errc::environment, "cannot open repository at '" + dir + "'");
+  return r;
+}
+
+Repository::Repository(Repository&& o) noexcept : repo_(o.repo_) { o.repo_ = nullptr; }
+Repository& Repository::operator=(Repository&& o) noexcept {
+  if (this != &o) {
+    if (repo_) git_repository_free(repo_);
+    repo_ = o.repo_;
+    o.repo_ = nullptr;
+  }
+  return *this;
+}
+Repository::~Repository() {
+  if (repo_) git_repository_free(repo_);
+}
+
+bool Repository::is_bare() const { return git_repository_is_bare(repo_) == 1; }
+
+std::string Repository::workdir() const {
+  const char* w = git_repository_workdir(repo_);
+  return w ? w : "";
+}
+
+std::string Repository::git_dir() const { return git_repository_path(repo_); }
+
+std::string Repository::common_dir() const { return git_repository_commondir(repo_); }
+
+Result<std::string> Repository::resolve_commit(std::string_view rev) const {
+  std::string spec(rev);
+  if (spec == "HEAD" && git_repository_head_unborn(repo_) == 1) return std::string();
+  git_object* raw = nullptr;
+  if (git_revparse_single(&raw, repo_, spec.c_str()) < 0)
+    return make_error(Errc::not_found, "unknown revision '" + spec + "': " + git::last_error(), spec);
+  git::Object obj(raw);
+  git_object* peeled = nullptr;
+  if (git_object_peel(&peeled, obj.get(), GIT_OBJECT_COMMIT) < 0)
+    return make_error(Errc::not_found, "revision '" + spec + "' does not name a commit", spec);
+  git::Object commit(peeled);
+  return git::to_hex(*git_object_id(commit.get()));
+}
+
+std::string Repository::head_branch() const {
+  git_reference* raw = nullptr;
+  if (git_reference_lookup(&raw, repo_, "HEAD") < 0) return "";
+  git::Reference head(raw);
+  if (git_reference_type(head.get()) != GIT_REFERENCE_SYMBOLIC) return "";
+  return git_reference_symbolic_target(head.get());
+}
+
+namespace {
+
+struct WalkState {
+  std::vector<ViewEntry>* out;
+};
+
+int collect_entry(const char* root, const git_tree_entry* entry, void* payload) {
+  auto* st = static_cast<WalkState*>(payload);
+  git_object_t type = git_tree_entry_type(entry);
+  if (type == GIT_OBJECT_TREE) return 0;
+  ViewEntry e;
+  e.path = std::string(root) + git_tree_entry_name(entry);
+  e.mode = static_cast<std::uint32_t>(git_tree_entry_filemode_raw(entry));
+  e.blob_id = git::to_hex(*git_tree_entry_id(entry));
+  e.base_blob_id = e.blob_id;
+  st->out->push_back(std::move(e));
+  return 0;
+}
+
+}  // namespace
+
+Result<std::vector<ViewEntry>> Repository::commit_entries(const std::string& commit_hex) const {
+  std::vector<ViewEntry> out;
+  if (commit_hex.empty()) return out;
+  git_oid oid;
+  if (!git::from_hex(commit_hex, oid))
+    return make_error(Errc::not_found, "not a commit id: '" + commit_hex + "'", commit_hex);
+  git_commit* raw = nullptr;
+  if (git_commit_lookup(&raw, repo_, &oid) < 0)
+    return git::error(Errc::not_found, "cannot read commit " + commit_hex);
+  git::Commit commit(raw);
+  git_tree* traw = nullptr;
+  if (git_commit_tree(&traw, commit.get()) < 0)
+    return git::error(Errc::environment, "cannot read the tree of " + commit_hex);
+  git::Tree tree(traw);
+  WalkState st{&out};
+  if (git_tree_walk(tree.get(), GIT_TREEWALK_PRE, collect_entry, &st) < 0)
+    return git::error(Errc::environment, "cannot walk the tree of " + commit_hex);
+  std::sort(out.begin(), out.end(), [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; });
+  return out;
+}
+
+Result<std::string> Repository::read_blob(const std::string& blob_hex) const {
+  git_oid oid;
+  if (!git::from_hex(blob_hex, oid)) return make_error(Errc::not_found, "not a blob id: '" + blob_hex + "'");
+  git_odb* odb_raw = nullptr;
+  if (git_repository_odb(&odb_raw, repo_) < 0) return git::error(Errc::environment, "cannot open the object database");
+  git::Odb odb(odb_raw);
+  git_odb_object* obj_raw = nullptr;
+  if (git_odb_read(&obj_raw, odb.get(), &oid) < 0)
+    return git::error(Errc::not_found, "cannot read blob " + blob_hex);
+  git::OdbObject obj(obj_raw);
+  if (git_odb_object_type(obj.get()) != GIT_OBJECT_BLOB)
+    return make_error(Errc::invalid, "object " + blob_hex + " is not a blob");
+  return std::string(static_cast<const char*>(git_odb_object_data(obj.get())), git_odb_object_size(obj.get()));
+}
+
+std::string Repository::hash_blob(std::string_view bytes) {
+  git::ensure_init();
+  git_oid oid;
+  git_odb_hash(&oid, bytes.data(), bytes.size(), GIT_OBJECT_BLOB);
+  return git::to_hex(oid);
+}
+
+}  // namespace ws

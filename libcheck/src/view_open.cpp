@@ -1,0 +1,228 @@
+// Building a view from git: base tree + pending changes (DESIGN.md §4).
+#include <algorithm>
+#include <unordered_map>
+
+#include "git_util.h"
+#include "libcheck/path_policy.h"
+#include "libcheck/repository.h"
+#include "libcheck/workspace_root.h"
+
+namespace ws {
+
+namespace {
+
+bool is_secret_path(std::string_view p) { return p.substr(0, 9) == ".secrets/"; }
+
+// Bytes from the object database, and (for working-tree entries) from the
+// confined root. The odb is opened once; libgit2's odb is safe to read from
+// several threads at once.
+class GitContentSource final : public ContentSource {
+ public:
+  GitContentSource(git_odb* odb, std::shared_ptr<const WorkspaceRoot> root, std::uint64_t cap)
+      : odb_(odb), root_(std::move(root)), cap_(cap) {}
+
+  Result<std::string> read(const ViewEntry& e) const override {
+    if (is_secret_path(e.path))
+      return make_error(Errc::refused, "refused to read '" + e.path + "': secret content is never opened",
+                        e.path, "secret");
+    if (e.mode == kModeLink || e.mode == kModeGitlink)
+      return make_error(Errc::refused,
+                        "refused to read '" + e.path + "': " +
+                            (e.mode == kModeLink ? "symlink (links are never followed)" : "submodule"),
+                        e.path, e.mode == kModeLink ? "symlink" : "submodule");
+    if (!e.from_worktree || e.status == ChangeStatus::deleted) {
+      const std::string& id = e.status == ChangeStatus::deleted ? e.base_blob_id : e.blob_id;
+      auto bytes = read_blob(id);
+      if (bytes && bytes->size() > cap_)
+        return make_error(Errc::invalid,
+                          "file '" + e.path + "' is " + std::to_string(bytes->size()) +
+                              " bytes, over the size cap of " + std::to_string(cap_),
+                          e.path, "too-large");
+      return bytes;
+    }
+    if (auto rej = check_path(e.path, read_policy()))
+      return make_error(Errc::refused, rej->message(), e.path, path_rule_name(rej->rule));
+    if (!root_) return make_error(Errc::environment, "no working tree to read '" + e.path + "' from", e.path);
+    auto r = root_->read(e.path, cap_);
+    if (!r.ok) {
+      Errc code = r.error.rule == FileRule::too_large ? Errc::invalid
+                  : r.error.rule == FileRule::io     ? Errc::environment
+                                                     : Errc::refused;
+      return make_error(code, r.error.message(), e.path, file_rule_name(r.error.rule));
+    }
+    return std::move(r.bytes);
+  }
+
+  Result<std::string> read_blob(const std::string& blob_id) const override {
+    git_oid oid;
+    if (!git::from_hex(blob_id, oid)) return make_error(Errc::not_found, "not a blob id: '" + blob_id + "'");
+    git_odb_object* raw = nullptr;
+    if (git_odb_read(&raw, odb_.get(), &oid) < 0) return git::error(Errc::environment, "cannot read blob " + blob_id);
+    git::OdbObject obj(raw);
+    return std::string(static_cast<const char*>(git_odb_object_data(obj.get())), git_odb_object_size(obj.get()));
+  }
+
+  std::optional<std::uint64_t> size_of(const ViewEntry& e) const override {
+    if (e.from_worktree && e.status != ChangeStatus::deleted) return e.size ? std::optional(e.size) : std::nullopt;
+    git_oid oid;
+    const std::string& id = e.status == ChangeStatus::deleted ? e.base_blob_id : e.blob_id;
+    if (!git::from_hex(id, oid)) return std::nullopt;
+    size_t len = 0;
+    git_object_t type;
+    if (git_odb_read_header(&len, &type, odb_.get(), &oid) < 0) return std::nullopt;
+    return len;
+  }
+
+ private:
+  git::Odb odb_;
+  std::shared_ptr<const WorkspaceRoot> root_;
+  std::uint64_t cap_;
+};
+
+Result<git::Tree> tree_of(git_repository* repo, const std::string& commit_hex) {
+  if (commit_hex.empty()) return git::Tree(nullptr);
+  git_oid oid;
+  git::from_hex(commit_hex, oid);
+  git_commit* craw = nullptr;
+  if (git_commit_lookup(&craw, repo, &oid) < 0) return git::error(Errc::not_found, "cannot read commit " + commit_hex);
+  git::Commit c(craw);
+  git_tree* traw = nullptr;
+  if (git_commit_tree(&traw, c.get()) < 0) return git::error(Errc::environment, "cannot read tree of " + commit_hex);
+  return git::Tree(traw);
+}
+
+ChangeStatus status_of(git_delta_t d) {
+  switch (d) {
+    case GIT_DELTA_ADDED:
+    case GIT_DELTA_UNTRACKED: return ChangeStatus::added;
+    case GIT_DELTA_DELETED: return ChangeStatus::deleted;
+    case GIT_DELTA_MODIFIED:
+    case GIT_DELTA_TYPECHANGE: return ChangeStatus::modified;
+    default: return ChangeStatus::unchanged;
+  }
+}
+
+}  // namespace
+
+Result<std::string> parent_of(const Repository& repo, const std::string& commit_hex) {
+  git_oid oid;
+  if (!git::from_hex(commit_hex, oid)) return make_error(Errc::not_found, "not a commit id: '" + commit_hex + "'");
+  git_commit* raw = nullptr;
+  if (git_commit_lookup(&raw, repo.raw(), &oid) < 0) return git::error(Errc::not_found, "cannot read commit " + commit_hex);
+  git::Commit c(raw);
+  if (git_commit_parentcount(c.get()) == 0) return std::string();
+  return git::to_hex(*git_commit_parent_id(c.get(), 0));
+}
+
+Result<View> open_view(const Repository& repo, std::shared_ptr<const WorkspaceRoot> root,
+                       const ViewSpec& spec, std::uint64_t size_cap) {
+  git_repository* r = repo.raw();
+  std::string base_commit;
+  std::string pending_commit;  // for rev and proposal views
+  if (spec.source == ViewSource::proposal) {
+    auto c = repo.resolve_commit(spec.proposal);
+    if (!c) return make_error(Errc::not_found, "unknown proposal '" + spec.proposal + "'", spec.proposal);
+    pending_commit = *c;
+    auto p = parent_of(repo, pending_commit);
+    if (!p) return p.error();
+    base_commit = *p;
+  } else {
+    auto b = repo.resolve_commit(spec.base.empty() ? "HEAD" : spec.base);
+    if (!b) return b.error();
+    base_commit = *b;
+    if (spec.source == ViewSource::rev) {
+      auto c = repo.resolve_commit(spec.rev);
+      if (!c) return c.error();
+      pending_commit = *c;
+    }
+  }
+  if (spec.source == ViewSource::worktree && (repo.is_bare() || !root))
+    return make_error(Errc::environment, "this repository has no working tree; use --rev, --staged or --proposal");
+
+  auto base_entries = repo.commit_entries(base_commit);
+  if (!base_entries) return base_entries.error();
+  std::vector<ViewEntry> entries = std::move(base_entries).value();
+  std::unordered_map<std::string_view, std::size_t> by_path;
+  by_path.reserve(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) by_path.emplace(entries[i].path, i);
+
+  auto base_tree = tree_of(r, base_commit);
+  if (!base_tree) return base_tree.error();
+
+  git_diff_options opts;
+  git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+  opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+  git_diff* draw = nullptr;
+  int rc = 0;
+  bool worktree = spec.source == ViewSource::worktree;
+  switch (spec.source) {
+    case ViewSource::worktree:
+      opts.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
+      rc = git_diff_tree_to_workdir_with_index(&draw, r, base_tree->get(), &opts);
+      break;
+    case ViewSource::staged:
+      rc = git_diff_tree_to_index(&draw, r, base_tree->get(), nullptr, &opts);
+      break;
+    case ViewSource::rev:
+    case ViewSource::proposal: {
+      auto t = tree_of(r, pending_commit);
+      if (!t) return t.error();
+      rc = git_diff_tree_to_tree(&draw, r, base_tree->get(), t->get(), &opts);
+      break;
+    }
+  }
+  if (rc < 0) return git::error(Errc::environment, "cannot compute the pending changes");
+  git::Diff diff(draw);
+
+  git_odb* odb_raw = nullptr;
+  if (git_repository_odb(&odb_raw, r) < 0) return git::error(Errc::environment, "cannot open the object database");
+  auto content = std::make_shared<GitContentSource>(odb_raw, root, size_cap);
+
+  std::vector<ViewEntry> added;
+  std::size_t n = git_diff_num_deltas(diff.get());
+  for (std::size_t i = 0; i < n; ++i) {
+    const git_diff_delta* d = git_diff_get_delta(diff.get(), i);
+    ChangeStatus st = status_of(d->status);
+    if (st == ChangeStatus::unchanged) continue;
+    if (st == ChangeStatus::deleted) {
+      auto it = by_path.find(d->old_file.path);
+      if (it != by_path.end()) entries[it->second].status = ChangeStatus::deleted;
+      continue;
+    }
+    ViewEntry e;
+    e.path = d->new_file.path;
+    e.status = st;
+    e.mode = d->new_file.mode;
+    e.size = d->new_file.size;
+    e.from_worktree = worktree;
+    if (!e.path.empty() && e.path.back() == '/') {  // an untracked nested repository
+      e.path.pop_back();
+      e.mode = kModeGitlink;
+    }
+    bool id_known = (d->new_file.flags & GIT_DIFF_FLAG_VALID_ID) && !git_oid_is_zero(&d->new_file.id);
+    if (id_known) e.blob_id = git::to_hex(d->new_file.id);
+    else if (worktree && e.mode != kModeLink && e.mode != kModeGitlink && !is_secret_path(e.path)) {
+      // libgit2 leaves untracked files unhashed; hash through the confined reader.
+      auto bytes = content->read(e);
+      if (bytes) {
+        e.blob_id = Repository::hash_blob(*bytes);
+        e.size = bytes->size();
+      }
+    }
+    auto it = by_path.find(e.path);
+    if (it != by_path.end()) {
+      ViewEntry& base = entries[it->second];
+      e.base_blob_id = base.base_blob_id;
+      if (st == ChangeStatus::added) e.status = ChangeStatus::modified;  // e.g. a type change
+      base = std::move(e);
+    } else {
+      added.push_back(std::move(e));
+    }
+  }
+  for (auto& e : added) entries.push_back(std::move(e));
+  std::sort(entries.begin(), entries.end(), [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; });
+  detect_renames(entries);
+  return View(std::move(entries), std::move(content), base_commit);
+}
+
+}  // namespace ws

@@ -1,0 +1,253 @@
+// ws-ls end to end: real git repositories, the real binary, exact output.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include "support/process.h"
+#include "support/temp_repo.h"
+
+using wstest::lines;
+using wstest::TempRepo;
+using wstest::ws;
+
+namespace {
+
+const char* kAgentA = "{\n  \"name\": \"Alpha\"\n}\n";
+const char* kAgentB = "{\n  \"name\": \"Beta\"\n}\n";
+const char* kGroup = "{\n  \"name\": \"Staff\"\n}\n";
+
+// A repository with two agents and a group committed.
+void seed(const TempRepo& repo) {
+  repo.write("agents/a.json", kAgentA);
+  repo.write("agents/b.json", kAgentB);
+  repo.write("access/groups/staff.json", kGroup);
+  repo.commit_all("seed");
+}
+
+}  // namespace
+
+TEST_CASE("ws-ls lists a clean repository sorted, one path per line", "[ws-ls]") {
+  TempRepo repo;
+  seed(repo);
+  auto r = ws("ws-ls", {}, repo.path());
+  CHECK(r.err == "");
+  CHECK(r.status == 0);
+  CHECK(r.out == "access/groups/staff.json\nagents/a.json\nagents/b.json\n");
+}
+
+TEST_CASE("ws-ls -l shows status, kind, name and path for each status", "[ws-ls]") {
+  TempRepo repo;
+  seed(repo);
+  repo.write("agents/a.json", "{\n  \"name\": \"Alpha2\"\n}\n");      // M
+  repo.remove("agents/b.json");                                       // D
+  repo.write("agents/c.json", "{\n  \"name\": \"Gamma\"\n}\n");       // A (untracked)
+  repo.git({"mv", "access/groups/staff.json", "access/groups/people.json"});  // R
+  auto r = ws("ws-ls", {"-l"}, repo.path());
+  CHECK(r.err == "");
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "R access-group Staff  access/groups/staff.json -> access/groups/people.json\n"
+        "M agent        Alpha2 agents/a.json\n"
+        "A agent        Gamma  agents/c.json\n");
+  auto changed = ws("ws-ls", {"-l", "--changed"}, repo.path());
+  CHECK(changed.status == 0);
+  CHECK(changed.out ==
+        "R access-group Staff  access/groups/staff.json -> access/groups/people.json\n"
+        "M agent        Alpha2 agents/a.json\n"
+        "D agent        Beta   agents/b.json\n"
+        "A agent        Gamma  agents/c.json\n");
+}
+
+TEST_CASE("ws-ls --staged sees the index, the default sees the working tree", "[ws-ls]") {
+  TempRepo repo;
+  seed(repo);
+  repo.write("agents/c.json", "{\n  \"name\": \"Gamma\"\n}\n");
+  repo.git({"add", "agents/c.json"});
+  repo.write("agents/d.json", "{\n  \"name\": \"Delta\"\n}\n");  // not staged
+  auto staged = ws("ws-ls", {"--changed", "--staged"}, repo.path());
+  CHECK(staged.status == 0);
+  CHECK(staged.out == "agents/c.json\n");
+  auto work = ws("ws-ls", {"--changed"}, repo.path());
+  CHECK(work.status == 0);
+  CHECK(work.out == "agents/c.json\nagents/d.json\n");
+}
+
+TEST_CASE("ws-ls --rev compares a revision with the base", "[ws-ls]") {
+  TempRepo repo;
+  seed(repo);
+  std::string first = wstest::chomp(repo.git({"rev-parse", "HEAD"}));
+  repo.write("agents/c.json", "{\n  \"name\": \"Gamma\"\n}\n");
+  repo.remove("agents/a.json");
+  std::string second = repo.commit_all("second");
+  auto r = ws("ws-ls", {"-l", "--changed", "--base", first, "--rev", second}, repo.path());
+  CHECK(r.err == "");
+  CHECK(r.status == 0);
+  CHECK(r.out == "D agent Alpha agents/a.json\nA agent Gamma agents/c.json\n");
+  // --rev alone is against HEAD: nothing changed.
+  auto same = ws("ws-ls", {"--changed", "--rev", "HEAD"}, repo.path());
+  CHECK(same.status == 0);
+  CHECK(same.out == "");
+  auto bad = ws("ws-ls", {"--rev", "no-such-rev"}, repo.path());
+  CHECK(bad.status == 2);
+  CHECK(bad.out == "");
+  CHECK(bad.err.rfind("ws-ls: unknown revision 'no-such-rev'", 0) == 0);
+}
+
+TEST_CASE("ws-ls works in a linked worktree", "[ws-ls]") {
+  TempRepo repo;
+  seed(repo);
+  wstest::TempDir other;
+  std::string wt = other.path() + "/wt";
+  repo.git({"worktree", "add", "-q", "-b", "side", wt});
+  std::ofstream(wt + "/agents/e.json") << "{\n  \"name\": \"Epsilon\"\n}\n";
+  auto r = ws("ws-ls", {"-l", "--changed"}, wt);
+  CHECK(r.err == "");
+  CHECK(r.status == 0);
+  CHECK(r.out == "A agent Epsilon agents/e.json\n");
+  auto main_view = ws("ws-ls", {"--changed"}, repo.path());
+  CHECK(main_view.out == "");
+}
+
+TEST_CASE("ws-ls works in a repository with no commits yet", "[ws-ls]") {
+  TempRepo repo;
+  auto empty = ws("ws-ls", {}, repo.path());
+  CHECK(empty.err == "");
+  CHECK(empty.status == 0);
+  CHECK(empty.out == "");
+  repo.write("agents/a.json", kAgentA);
+  auto r = ws("ws-ls", {"-l"}, repo.path());
+  CHECK(r.status == 0);
+  CHECK(r.out == "A agent Alpha agents/a.json\n");
+}
+
+TEST_CASE("ws-ls --json writes one parseable object per entry", "[ws-ls]") {
+  TempRepo repo;
+  seed(repo);
+  repo.write("agents/a.json", "{\n  \"name\": \"Alpha2\"\n}\n");
+  auto r = ws("ws-ls", {"--json", "agents"}, repo.path());
+  CHECK(r.status == 0);
+  auto ls = lines(r.out);
+  REQUIRE(ls.size() == 2);
+  auto a = nlohmann::json::parse(ls[0]);
+  CHECK(a["type"] == "entry");
+  CHECK(a["path"] == "agents/a.json");
+  CHECK(a["kind"] == "agent");
+  CHECK(a["name"] == "Alpha2");
+  CHECK(a["status"] == "modified");
+  CHECK(a["size"] == 23);
+  CHECK(a["blob"] == wstest::chomp(repo.git({"hash-object", "agents/a.json"})));
+  auto b = nlohmann::json::parse(ls[1]);
+  CHECK(b["path"] == "agents/b.json");
+  CHECK(b["status"] == "unchanged");
+  CHECK(b["blob"] == wstest::chomp(repo.git({"rev-parse", "HEAD:agents/b.json"})));
+}
+
+TEST_CASE("ws-ls --max ends a capped listing with an explicit truncation record", "[ws-ls]") {
+  TempRepo repo;
+  seed(repo);
+  auto r = ws("ws-ls", {"--max", "2"}, repo.path());
+  CHECK(r.status == 0);
+  CHECK(r.out == "access/groups/staff.json\nagents/a.json\nListing-Truncated: 1 more entry (raise --max)\n");
+  auto j = ws("ws-ls", {"--max", "1", "--json"}, repo.path());
+  auto ls = lines(j.out);
+  REQUIRE(ls.size() == 2);
+  auto t = nlohmann::json::parse(ls[1]);
+  CHECK(t["type"] == "Listing-Truncated");
+  CHECK(t["omitted"] == 2);
+}
+
+TEST_CASE("ws-ls -z ends paths with NUL; --kind filters", "[ws-ls]") {
+  TempRepo repo;
+  seed(repo);
+  auto r = ws("ws-ls", {"-z", "--kind", "agent"}, repo.path());
+  CHECK(r.status == 0);
+  CHECK(r.out == std::string("agents/a.json\0agents/b.json\0", 28));
+  auto bad = ws("ws-ls", {"--kind", "agnet"}, repo.path());
+  CHECK(bad.status == 2);
+  CHECK(bad.err.rfind("ws-ls: unknown kind 'agnet'; known kinds: ", 0) == 0);
+}
+
+TEST_CASE("ws-ls never shows secrets unless asked, and then only by name", "[ws-ls]") {
+  TempRepo repo;
+  seed(repo);
+  repo.write(".secrets/ApiKey", "canary-7f3a9c\n");
+  repo.commit_all("secret");
+  auto r = ws("ws-ls", {"-l"}, repo.path());
+  CHECK(r.out.find(".secrets") == std::string::npos);
+  auto s = ws("ws-ls", {"--json", "--kind", "secret"}, repo.path());
+  CHECK(s.status == 0);
+  auto ls = lines(s.out);
+  REQUIRE(ls.size() == 1);
+  auto j = nlohmann::json::parse(ls[0]);
+  CHECK(j["path"] == ".secrets/ApiKey");
+  CHECK(j["name"] == "ApiKey");
+  CHECK(j["blob"].is_null());
+  CHECK(j["size"].is_null());
+  CHECK(s.out.find("canary") == std::string::npos);
+}
+
+TEST_CASE("ws-ls pathspecs: exact paths, directories and globs", "[ws-ls]") {
+  TempRepo repo;
+  seed(repo);
+  CHECK(ws("ws-ls", {"agents/"}, repo.path()).out == "agents/a.json\nagents/b.json\n");
+  CHECK(ws("ws-ls", {"access"}, repo.path()).out == "access/groups/staff.json\n");
+  CHECK(ws("ws-ls", {"*/b.json"}, repo.path()).out == "agents/b.json\n");
+  auto none = ws("ws-ls", {"tasks"}, repo.path());
+  CHECK(none.status == 1);
+  CHECK(none.out == "");
+  CHECK(none.err == "ws-ls: pathspec 'tasks' did not match any definition\n");
+}
+
+TEST_CASE("ws-ls refuses hostile path arguments, naming the path and the rule", "[ws-ls]") {
+  TempRepo repo;
+  seed(repo);
+  struct Row { std::string arg, rule; };
+  std::vector<Row> rows{{"/etc/passwd", "absolute"},       {"../outside", "dot-component"},
+                        {"agents/../../x", "dot-component"}, {"a\\b", "backslash"},
+                        {"C:/x", "drive-prefix"},          {"\\\\?\\C:\\x", "backslash"},
+                        {".git/config", "git-dir"},        {".GIT/config", "git-dir"},
+                        {".git./x", "git-dir"},            {"GIT~1/config", "git-dir"},
+                        {"a\x01" "b", "control-char"},     {".secrets/ApiKey", "secret"}};
+  for (const auto& row : rows) {
+    INFO(row.arg);
+    auto r = ws("ws-ls", {row.arg}, repo.path());
+    CHECK(r.status == 2);
+    CHECK(r.out == "");
+    CHECK(r.err.find("ws-ls: invalid pathspec: refused path '") == 0);
+    CHECK(r.err.find(row.rule) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+}
+
+TEST_CASE("ws-ls refuses a symlinked definition in the working tree", "[ws-ls]") {
+  TempRepo repo;
+  seed(repo);
+  std::filesystem::create_symlink("/etc/passwd", repo.abs("agents/evil.json"));
+  std::filesystem::create_symlink("a.json", repo.abs("agents/inside.json"));
+  auto r = ws("ws-ls", {"-l", "agents"}, repo.path());
+  CHECK(r.status == 1);
+  CHECK(r.out == "- agent Alpha agents/a.json\n- agent Beta  agents/b.json\n");
+  CHECK(r.err ==
+        "ws-ls: refused path 'agents/evil.json': symlink (links are never followed; replace it with the file itself)\n"
+        "ws-ls: refused path 'agents/inside.json': symlink (links are never followed; replace it with the file itself)\n");
+}
+
+TEST_CASE("ws-ls outside a repository and with bad flags exits 2 with one line", "[ws-ls]") {
+  wstest::TempDir dir;
+  auto r = ws("ws-ls", {}, dir.path());
+  CHECK(r.status == 2);
+  CHECK(r.out == "");
+  CHECK(r.err.rfind("ws-ls: not a git repository: '.'", 0) == 0);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  auto flag = ws("ws-ls", {"--no-such-flag"}, dir.path());
+  CHECK(flag.status == 2);
+  CHECK(std::count(flag.err.begin(), flag.err.end(), '\n') == 1);
+  auto v = ws("ws-ls", {"--version"}, dir.path());
+  CHECK(v.status == 0);
+  CHECK(v.out.rfind("ws-ls 0.1.0 (grammars: tree-sitter-c-sharp@0.23.1, tree-sitter-json@0.24.8, "
+                    "@tree-sitter-grammars/tree-sitter-yaml@0.7.1)\n", 0) == 0);
+  auto h = ws("ws-ls", {"--help"}, dir.path());
+  CHECK(h.status == 0);
+  CHECK(h.out.find("--changed") != std::string::npos);
+}

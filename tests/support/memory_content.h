@@ -1,0 +1,75 @@
+// A view on memory: entries and bytes given by the test, no git, no disk.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "libcheck/repository.h"
+#include "libcheck/view.h"
+
+namespace wstest {
+
+class MemoryContent final : public ws::ContentSource {
+ public:
+  std::map<std::string, std::string> blobs;  // blob id -> bytes
+
+  // Stores `bytes` and returns its git blob id.
+  std::string put(const std::string& bytes) {
+    std::string id = ws::Repository::hash_blob(bytes);
+    blobs[id] = bytes;
+    return id;
+  }
+  ws::Result<std::string> read(const ws::ViewEntry& e) const override {
+    return read_blob(e.status == ws::ChangeStatus::deleted ? e.base_blob_id : e.blob_id);
+  }
+  ws::Result<std::string> read_blob(const std::string& id) const override {
+    auto it = blobs.find(id);
+    if (it == blobs.end()) return ws::make_error(ws::Errc::not_found, "no blob " + id);
+    return it->second;
+  }
+  std::optional<std::uint64_t> size_of(const ws::ViewEntry& e) const override {
+    auto r = read(e);
+    return r ? std::optional<std::uint64_t>(r->size()) : std::nullopt;
+  }
+};
+
+// Builds entries from (path, status, bytes, base bytes) rows.
+struct MemoryFile {
+  std::string path;
+  ws::ChangeStatus status = ws::ChangeStatus::unchanged;
+  std::string bytes;       // view bytes (unused for deleted)
+  std::string base_bytes;  // base bytes for modified/deleted; ignored for added
+};
+
+inline ws::View memory_view(const std::vector<MemoryFile>& files) {
+  auto content = std::make_shared<MemoryContent>();
+  std::vector<ws::ViewEntry> entries;
+  for (const auto& f : files) {
+    ws::ViewEntry e;
+    e.path = f.path;
+    e.status = f.status;
+    switch (f.status) {
+      case ws::ChangeStatus::unchanged:
+        e.blob_id = e.base_blob_id = content->put(f.bytes);
+        break;
+      case ws::ChangeStatus::added:
+      case ws::ChangeStatus::renamed:
+        e.blob_id = content->put(f.bytes);
+        break;
+      case ws::ChangeStatus::modified:
+        e.blob_id = content->put(f.bytes);
+        e.base_blob_id = content->put(f.base_bytes);
+        break;
+      case ws::ChangeStatus::deleted:
+        e.blob_id = e.base_blob_id = content->put(f.base_bytes);
+        break;
+    }
+    e.size = f.bytes.size();
+    entries.push_back(std::move(e));
+  }
+  return ws::View(std::move(entries), content, "");
+}
+
+}  // namespace wstest

@@ -1,0 +1,120 @@
+#include "support/process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace wstest {
+
+RunResult run(const std::vector<std::string>& argv, const RunOptions& options) {
+  int in_pipe[2], out_pipe[2], err_pipe[2];
+  if (pipe2(in_pipe, O_CLOEXEC) || pipe2(out_pipe, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC))
+    throw std::runtime_error("pipe failed");
+
+  std::map<std::string, std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string kv = *e;
+    auto eq = kv.find('=');
+    if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  for (auto& u : options.unset_env) env.erase(u);
+  for (auto& [k, v] : options.env) env[k] = v;
+  std::vector<std::string> env_strings;
+  for (auto& [k, v] : env) env_strings.push_back(k + "=" + v);
+  std::vector<char*> envp;
+  for (auto& s : env_strings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> args = argv;
+  std::vector<char*> argp;
+  for (auto& a : args) argp.push_back(a.data());
+  argp.push_back(nullptr);
+
+  pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    dup2(in_pipe[0], 0);
+    dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
+    if (!options.cwd.empty() && chdir(options.cwd.c_str()) != 0) _exit(127);
+    if (args[0].find('/') != std::string::npos)
+      execve(argp[0], argp.data(), envp.data());
+    else {
+      environ = envp.data();
+      execvp(argp[0], argp.data());
+    }
+    _exit(127);
+  }
+  close(in_pipe[0]);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+
+  RunResult r;
+  std::size_t written = 0;
+  int in_fd = in_pipe[1];
+  if (options.input.empty()) { close(in_fd); in_fd = -1; }
+  else fcntl(in_fd, F_SETFL, O_NONBLOCK);
+  signal(SIGPIPE, SIG_IGN);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout_seconds);
+  int out_fd = out_pipe[0], err_fd = err_pipe[0];
+  while (out_fd >= 0 || err_fd >= 0) {
+    pollfd fds[3];
+    int n = 0;
+    if (out_fd >= 0) fds[n++] = {out_fd, POLLIN, 0};
+    if (err_fd >= 0) fds[n++] = {err_fd, POLLIN, 0};
+    if (in_fd >= 0) fds[n++] = {in_fd, POLLOUT, 0};
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) { r.timed_out = true; kill(pid, SIGKILL); break; }
+    int pr = poll(fds, n, static_cast<int>(left));
+    if (pr < 0 && errno == EINTR) continue;
+    for (int i = 0; i < n; ++i) {
+      if (!fds[i].revents) continue;
+      if (fds[i].fd == in_fd) {
+        ssize_t w = write(in_fd, options.input.data() + written, options.input.size() - written);
+        if (w > 0) written += static_cast<std::size_t>(w);
+        if (w < 0 || written == options.input.size()) { close(in_fd); in_fd = -1; }
+        continue;
+      }
+      char buf[65536];
+      ssize_t got = read(fds[i].fd, buf, sizeof buf);
+      std::string& sink = fds[i].fd == out_fd ? r.out : r.err;
+      if (got > 0) sink.append(buf, static_cast<std::size_t>(got));
+      else {
+        close(fds[i].fd);
+        (fds[i].fd == out_fd ? out_fd : err_fd) = -1;
+      }
+    }
+  }
+  if (in_fd >= 0) close(in_fd);
+  if (out_fd >= 0) close(out_fd);
+  if (err_fd >= 0) close(err_fd);
+  int st = 0;
+  waitpid(pid, &st, 0);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  return r;
+}
+
+std::string tool(const std::string& name) { return std::string(WS_BIN_DIR) + "/" + name; }
+
+RunResult ws(const std::string& name, const std::vector<std::string>& args,
+             const std::string& cwd, const RunOptions& extra) {
+  std::vector<std::string> argv{tool(name)};
+  argv.insert(argv.end(), args.begin(), args.end());
+  RunOptions o = extra;
+  o.cwd = cwd;
+  o.unset_env.insert(o.unset_env.end(), {"NO_COLOR", "WS_SESSION", "CLICOLOR_FORCE", "GIT_DIR",
+                                         "GIT_WORK_TREE", "GIT_INDEX_FILE"});
+  if (!o.env.count("WS_KINDS_DIR")) o.env["WS_KINDS_DIR"] = std::string(WS_SOURCE_DIR) + "/schemas/kinds";
+  return run(argv, o);
+}
+
+}  // namespace wstest

@@ -1,0 +1,36 @@
+// Running real programs from tests: the tools under test, git, groff...
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace wstest {
+
+struct RunResult {
+  int status = -1;   // exit status; 128+N when killed by signal N
+  std::string out;
+  std::string err;
+  bool timed_out = false;
+};
+
+struct RunOptions {
+  std::string cwd;
+  std::map<std::string, std::string> env;  // added to (or replacing in) the environment
+  std::vector<std::string> unset_env;
+  std::string input;                        // written to stdin
+  int timeout_seconds = 60;
+};
+
+// Runs argv[0] (searched in PATH unless it contains '/'), capturing output.
+RunResult run(const std::vector<std::string>& argv, const RunOptions& options = {});
+
+// Path of a built tool: WS_BIN_DIR/name.
+std::string tool(const std::string& name);
+
+// Runs a built tool with `args` in `cwd`, with a clean, deterministic environment
+// (no colour, fixed session unless given).
+RunResult ws(const std::string& name, const std::vector<std::string>& args,
+             const std::string& cwd, const RunOptions& extra = {});
+
+}  // namespace wstest

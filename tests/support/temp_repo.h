@@ -1,0 +1,58 @@
+// Temporary directories and real git repositories for tests.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "support/process.h"
+
+namespace wstest {
+
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// A git repository made with the real git, with a fixed identity and dates
+// so commit ids are reproducible within a test.
+class TempRepo {
+ public:
+  TempRepo();  // `git init -b main`
+  const std::string& path() const { return dir_.path(); }
+  std::string abs(const std::string& rel) const { return path() + "/" + rel; }
+
+  // Writes a file (creating parent directories).
+  void write(const std::string& rel, const std::string& bytes) const;
+  std::string read(const std::string& rel) const;
+  void remove(const std::string& rel) const;
+  bool exists(const std::string& rel) const;
+
+  // Runs git in the repository; throws (failing the test) on a non-zero exit
+  // unless `check` is false. Returns stdout.
+  std::string git(const std::vector<std::string>& args, bool check = true) const;
+  RunResult git_result(const std::vector<std::string>& args) const;
+  // git add -A && git commit -m MSG; returns the new commit id.
+  std::string commit_all(const std::string& message) const;
+
+ private:
+  TempDir dir_;
+};
+
+// Trims one trailing newline.
+std::string chomp(std::string s);
+// Splits on '\n', dropping a final empty piece.
+std::vector<std::string> lines(const std::string& s);
+
+}  // namespace wstest
+
+namespace wstest {
+// Copies the bundled example workspace (examples/workspace) into `repo`.
+void copy_example_workspace(const TempRepo& repo);
+}  // namespace wstest

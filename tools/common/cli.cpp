@@ -1,0 +1,119 @@
+#include "common/cli.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fmt/core.h>
+
+#include "libcheck/kinds.h"
+
+namespace wscli {
+
+void add_common_options(CLI::App& app, CommonOptions& o, bool with_z) {
+  app.add_option("-C", o.dir, "run as if started in DIR")->type_name("DIR");
+  app.add_option("--session", o.session, "session name (default: $WS_SESSION, else 'default')")
+      ->type_name("NAME");
+  app.add_option("--color", o.color, "colour output: auto, always or never (honours NO_COLOR)")
+      ->type_name("WHEN")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_flag("--json", o.json, "JSON Lines output: one object per record");
+  if (with_z) app.add_flag("-z", o.nul, "end each printed path with NUL instead of newline");
+  app.add_flag("--version", o.version, "print the version and the grammar versions");
+}
+
+void add_view_options(CLI::App& app, ViewOptions& v) {
+  app.add_flag("--staged", v.staged, "pending changes are the index (for pre-commit hooks)");
+  app.add_option("--rev", v.rev, "pending changes are the tree of REV (for CI)")->type_name("REV");
+  app.add_option("--base", v.base, "base commit (default: HEAD)")->type_name("REV");
+  app.add_option("--proposal", v.proposal, "view a proposal: its parent plus its tree")
+      ->type_name("ID");
+}
+
+ws::Result<std::string> resolve_session(const CommonOptions& o) {
+  std::string s = o.session;
+  if (s.empty()) {
+    const char* env = std::getenv("WS_SESSION");
+    s = env && *env ? env : "default";
+  }
+  if (!ws::is_valid_session(s))
+    return ws::make_error(ws::Errc::usage,
+                          fmt::format("invalid session name '{}': use letters, digits, '.', '_' "
+                                      "and '-', starting with a letter or digit", s), s);
+  return s;
+}
+
+ws::Result<ws::ViewSpec> to_view_spec(const ViewOptions& v) {
+  ws::ViewSpec spec;
+  int sources = int(v.staged) + int(!v.rev.empty()) + int(!v.proposal.empty());
+  if (sources > 1)
+    return ws::make_error(ws::Errc::usage, "--staged, --rev and --proposal are exclusive: pick one");
+  if (!v.proposal.empty() && !v.base.empty())
+    return ws::make_error(ws::Errc::usage, "--proposal sets its own base: drop --base");
+  spec.base = v.base;
+  if (v.staged) spec.source = ws::ViewSource::staged;
+  else if (!v.rev.empty()) { spec.source = ws::ViewSource::rev; spec.rev = v.rev; }
+  else if (!v.proposal.empty()) { spec.source = ws::ViewSource::proposal; spec.proposal = v.proposal; }
+  return spec;
+}
+
+bool use_color(const CommonOptions& o, std::FILE* stream) {
+  if (o.color == "always") return true;
+  if (o.color == "never") return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color && *no_color) return false;
+  const char* term = std::getenv("TERM");
+  if (term && std::string(term) == "dumb") return false;
+  return isatty(fileno(stream));
+}
+
+int exit_code_for(const ws::Error& e) {
+  switch (e.code) {
+    case ws::Errc::refused: return kExitFailed;
+    default: return kExitUsage;
+  }
+}
+
+int report_error(const char* tool, const ws::Error& e) {
+  fmt::print(stderr, "{}: {}\n", tool, e.message);
+  return exit_code_for(e);
+}
+
+std::optional<ws::Workspace> open_or_report(const char* tool, const CommonOptions& o,
+                                            const ViewOptions& v, int& exit_code) {
+  auto session = resolve_session(o);
+  if (!session) { exit_code = report_error(tool, session.error()); return std::nullopt; }
+  auto spec = to_view_spec(v);
+  if (!spec) { exit_code = report_error(tool, spec.error()); return std::nullopt; }
+  ws::OpenOptions oo;
+  oo.dir = o.dir;
+  oo.session = *session;
+  oo.view = *spec;
+  auto w = ws::open_workspace(oo);
+  if (!w) { exit_code = report_error(tool, w.error()); return std::nullopt; }
+  return std::move(w).value();
+}
+
+std::string version_line(const char* tool) {
+  return fmt::format("{} {} (grammars: {})", tool, WS_VERSION, WS_GRAMMAR_VERSIONS);
+}
+
+std::optional<int> parse(CLI::App& app, int argc, char** argv, const CommonOptions& o,
+                         const char* tool) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string what = e.what();
+    if (!what.empty()) what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
+    fmt::print(stderr, "{}: {}; see '{} --help'\n", tool, what, tool);
+    return kExitUsage;
+  }
+  if (o.version) {
+    fmt::print("{}\n", version_line(tool));
+    return kExitOk;
+  }
+  return std::nullopt;
+}
+
+}  // namespace wscli

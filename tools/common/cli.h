@@ -1,0 +1,73 @@
+// Options every tool shares (DESIGN.md §4), declared once so --help, the man
+// pages and the completions agree. Each tool adds its own table on top.
+#pragma once
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "libcheck/result.h"
+#include "libcheck/workspace.h"
+
+namespace wscli {
+
+enum Exit { kExitOk = 0, kExitFailed = 1, kExitUsage = 2 };
+
+enum class Color { auto_, always, never };
+
+struct CommonOptions {
+  std::string dir = ".";
+  std::string session;       // from --session, else WS_SESSION, else "default"
+  std::string color = "auto";
+  bool json = false;
+  bool nul = false;          // -z
+  bool version = false;
+};
+
+struct ViewOptions {
+  bool staged = false;
+  std::string rev;
+  std::string base;
+  std::string proposal;
+};
+
+// One row of a tool's option table: flags, help, and a value hint for the
+// man page and completions.
+struct OptionDoc {
+  const char* flags;
+  const char* help;
+};
+
+// Adds -C, --session, --color, --json, and --version. `with_z` adds -z.
+void add_common_options(CLI::App& app, CommonOptions& o, bool with_z);
+// Adds --staged, --rev, --base, --proposal.
+void add_view_options(CLI::App& app, ViewOptions& v);
+
+// Resolves the session (flag, WS_SESSION, "default") and validates it.
+ws::Result<std::string> resolve_session(const CommonOptions& o);
+ws::Result<ws::ViewSpec> to_view_spec(const ViewOptions& v);
+
+// --color auto|always|never, honouring NO_COLOR and whether `stream` is a TTY.
+bool use_color(const CommonOptions& o, std::FILE* stream);
+
+// Opens the workspace for a tool; on error prints one line and returns nullopt
+// with `exit_code` set.
+std::optional<ws::Workspace> open_or_report(const char* tool, const CommonOptions& o,
+                                            const ViewOptions& v, int& exit_code);
+
+// Prints "TOOL: message" to stderr, and maps an error to an exit status.
+int report_error(const char* tool, const ws::Error& e);
+int exit_code_for(const ws::Error& e);
+
+// "ws-ls 0.1.0 (grammars: tree-sitter-c-sharp@0.23.1, ...)"
+std::string version_line(const char* tool);
+
+// Parses argv with CLI11; returns an exit code to stop with (help, version,
+// usage error), or nullopt to go on.
+std::optional<int> parse(CLI::App& app, int argc, char** argv, const CommonOptions& o,
+                         const char* tool);
+
+}  // namespace wscli

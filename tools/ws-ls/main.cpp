@@ -1,0 +1,125 @@
+// ws-ls: list the definitions of a view (base + pending changes).
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "common/cli.h"
+#include "libcheck/listing.h"
+
+namespace {
+
+constexpr const char* kTool = "ws-ls";
+
+struct Options {
+  wscli::CommonOptions common;
+  wscli::ViewOptions view;
+  bool long_format = false;
+  bool changed = false;
+  std::vector<std::string> kinds;
+  std::size_t max = 0;
+  std::vector<std::string> pathspecs;
+};
+
+const char* status_word(ws::ChangeStatus s) {
+  switch (s) {
+    case ws::ChangeStatus::added: return "added";
+    case ws::ChangeStatus::modified: return "modified";
+    case ws::ChangeStatus::deleted: return "deleted";
+    case ws::ChangeStatus::renamed: return "renamed";
+    default: return "unchanged";
+  }
+}
+
+std::string kind_label(const ws::ListedEntry& e) {
+  return e.kind ? e.kind->name : e.config ? "config" : "unrouted";
+}
+
+void print_json(const ws::Listing& listing, std::size_t max) {
+  for (const auto& le : listing.entries) {
+    nlohmann::json j{{"type", "entry"},
+                     {"path", le.entry->path},
+                     {"kind", kind_label(le)},
+                     {"name", le.name.empty() ? nlohmann::json() : nlohmann::json(le.name)},
+                     {"status", status_word(le.entry->status)}};
+    bool secret = le.kind && le.kind->never_read;
+    j["blob"] = secret || le.entry->blob_id.empty() ? nlohmann::json() : nlohmann::json(le.entry->blob_id);
+    j["size"] = le.size ? nlohmann::json(*le.size) : nlohmann::json();
+    if (!le.entry->old_path.empty()) j["old_path"] = le.entry->old_path;
+    fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+  if (listing.omitted)
+    fmt::print("{}\n", nlohmann::json{{"type", "Listing-Truncated"}, {"omitted", listing.omitted}, {"max", max}}.dump());
+}
+
+void print_text(const ws::Listing& listing, const Options& o) {
+  char end = o.common.nul ? '\0' : '\n';
+  std::size_t kind_w = 0, name_w = 0;
+  for (const auto& le : listing.entries) {
+    kind_w = std::max(kind_w, kind_label(le).size());
+    name_w = std::max(name_w, le.name.empty() ? 1 : le.name.size());
+  }
+  for (const auto& le : listing.entries) {
+    const auto& e = *le.entry;
+    if (o.long_format) {
+      char st = e.status == ws::ChangeStatus::unchanged ? '-' : static_cast<char>(e.status);
+      std::string path = e.old_path.empty() ? e.path : e.old_path + " -> " + e.path;
+      fmt::print("{} {:<{}} {:<{}} {}{}", st, kind_label(le), kind_w, le.name.empty() ? "-" : le.name,
+                 name_w, path, end);
+    } else {
+      fmt::print("{}{}", e.path, end);
+    }
+  }
+  if (listing.omitted)
+    fmt::print("Listing-Truncated: {} more {} (raise --max){}", listing.omitted,
+               listing.omitted == 1 ? "entry" : "entries", end);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{"List the definitions of the view: the base commit with the pending changes on top.", kTool};
+  app.get_formatter()->column_width(30);
+  wscli::add_common_options(app, o.common, /*with_z=*/true);
+  wscli::add_view_options(app, o.view);
+  app.add_flag("-l,--long", o.long_format, "show status, kind, name and path");
+  app.add_flag("--changed", o.changed, "only changed definitions (deleted ones included)");
+  app.add_option("--kind", o.kinds, "only definitions of KIND (repeatable); 'secret' lists secrets by name")
+      ->type_name("KIND");
+  app.add_option("--max", o.max, "list at most N entries, then a Listing-Truncated record")->type_name("N");
+  app.add_option("pathspec", o.pathspecs, "repository-relative paths, directories or globs")->type_name("PATHSPEC");
+  if (auto code = wscli::parse(app, argc, argv, o.common, kTool)) return *code;
+
+  auto specs = ws::parse_pathspecs(o.pathspecs);
+  if (!specs) return wscli::report_error(kTool, specs.error());
+  int code = 0;
+  auto workspace = wscli::open_or_report(kTool, o.common, o.view, code);
+  if (!workspace) return code;
+
+  ws::ListOptions lo;
+  lo.kinds = o.kinds;
+  lo.changed_only = o.changed;
+  lo.pathspecs = std::move(specs).value();
+  lo.want_names = o.long_format || o.common.json;
+  lo.max = o.max;
+  auto listing = ws::list_view(*workspace, lo);
+  if (!listing) return wscli::report_error(kTool, listing.error());
+
+  if (o.common.json) print_json(*listing, o.max);
+  else print_text(*listing, o);
+  std::fflush(stdout);
+
+  int exit = wscli::kExitOk;
+  for (const auto& err : listing->refused) {
+    fmt::print(stderr, "{}: {}\n", kTool, err.message);
+    exit = wscli::kExitFailed;
+  }
+  for (std::size_t i : listing->unmatched_pathspecs) {
+    fmt::print(stderr, "{}: pathspec '{}' did not match any definition\n", kTool, o.pathspecs[i]);
+    exit = wscli::kExitFailed;
+  }
+  return exit;
+}
