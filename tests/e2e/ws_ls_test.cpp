@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 
 #include "support/process.h"
 #include "support/temp_repo.h"
@@ -205,7 +206,7 @@ TEST_CASE("ws-ls refuses hostile path arguments, naming the path and the rule", 
   struct Row { std::string arg, rule; };
   std::vector<Row> rows{{"/etc/passwd", "absolute"},       {"../outside", "dot-component"},
                         {"agents/../../x", "dot-component"}, {"a\\b", "backslash"},
-                        {"C:/x", "drive-prefix"},          {"\\\\?\\C:\\x", "backslash"},
+                        {"C:/x", "drive-prefix"},          {"\\\\?\\C:\\x", "unc-prefix"},
                         {".git/config", "git-dir"},        {".GIT/config", "git-dir"},
                         {".git./x", "git-dir"},            {"GIT~1/config", "git-dir"},
                         {"a\x01" "b", "control-char"},     {".secrets/ApiKey", "secret"}};

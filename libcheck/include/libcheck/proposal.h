@@ -1,0 +1,111 @@
+// Proposals (DESIGN.md §6): a clean changeset staged as a git commit object
+// under refs/ws/proposals/<session>, and its application to a branch as
+// exactly one commit, by compare-and-swap.
+//
+// Refs used (all in the shared git directory, so proposals survive restarts
+// and linked worktrees see them):
+//   refs/ws/proposals/<session>         the session's current proposal
+//   refs/ws/superseded/<session>/<id>   an older proposal of the session
+//   refs/ws/applied/<id>                applied: points at the commit made
+//   refs/ws/rejected/<id>               rejected by an approver
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "libcheck/result.h"
+#include "libcheck/view.h"
+#include "libcheck/workspace.h"
+
+namespace ws {
+
+struct FileStat {
+  std::string path;
+  std::string old_path;  // for renames
+  ChangeStatus status = ChangeStatus::modified;
+  std::size_t additions = 0;
+  std::size_t deletions = 0;
+  bool binary = false;
+};
+
+struct StageResult {
+  std::string id;          // the proposal commit
+  std::string base;        // its parent; empty on an unborn branch
+  std::string branch;      // "refs/heads/main" (HEAD's branch when staged)
+  std::string superseded;  // the session's previous proposal, now superseded
+  std::vector<FileStat> files;
+};
+
+// Stages the view's changes as the session's proposal. The caller has built
+// the view and found it clean. Refuses (Errc::refused) an empty changeset, a
+// change under .secrets/, a symlink or submodule, a path the proposal policy
+// refuses, and a file whose bytes changed since the view was read.
+Result<StageResult> stage_proposal(const Workspace& ws, const std::string& message);
+
+enum class ProposalState { current, superseded, stale, applied, rejected };
+const char* proposal_state_name(ProposalState s);
+
+struct ProposalInfo {
+  std::string id;
+  std::string session;
+  std::string base;
+  std::string branch;
+  std::string subject;     // first line of the message
+  std::string message;     // whole message, trailers removed
+  std::int64_t time = 0;   // commit time (seconds since the epoch)
+  std::string author;      // "Name <email>"
+  ProposalState state = ProposalState::current;
+  std::string superseded_by;   // for superseded
+  std::string applied_as;      // for applied
+  std::string branch_tip;      // for stale: where the branch is now
+  std::string moved_by;        // for stale: subject of the tip commit
+  std::vector<std::string> colliding_paths;  // for stale: paths changed on both sides
+};
+
+// Every proposal of `session` (all sessions when `session` is empty), newest first.
+Result<std::vector<ProposalInfo>> list_proposals(const Repository& repo, const std::string& session);
+// One proposal by full id or unique prefix (at least 7 hex digits).
+Result<ProposalInfo> find_proposal(const Repository& repo, const std::string& id_or_prefix);
+
+struct ShowResult {
+  ProposalInfo info;
+  std::vector<FileStat> files;
+  std::string patch;  // the exact unified diff (git format) an approver reads
+  std::string stat;   // git's --stat rendering
+};
+Result<ShowResult> show_proposal(const Repository& repo, const std::string& id_or_prefix);
+
+Status reject_proposal(const Repository& repo, const std::string& id_or_prefix);
+
+struct ApplyOptions {
+  std::string branch;  // empty: the branch recorded in the proposal
+  bool rebase = false;
+};
+
+struct ApplyResult {
+  std::string commit;   // the new branch tip
+  std::string branch;
+  std::string base;     // what the branch moved from
+  bool rebased = false;
+  bool index_updated = false;
+};
+
+// Runs the checks of DESIGN.md §6 in order, each refusal its own message
+// (Errc::refused): superseded/applied/rejected, path policy, stale, rebuild,
+// compare-and-swap. `rebuild_clean` builds a workspace opened on a view and
+// says whether it is clean (with a one-line reason when not); it is passed in
+// so this module does not depend on the compile.
+struct RebuildVerdict {
+  bool clean = false;
+  std::string reason;  // e.g. "2 errors in 1 file"; first diagnostic line
+};
+using RebuildFn = std::function<RebuildVerdict(const Workspace&)>;
+
+// The rebuild ws-apply uses: the full compile of the workspace's view.
+RebuildVerdict rebuild_with_compile(const Workspace& ws);
+Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& id_or_prefix,
+                                   const ApplyOptions& options, RebuildFn rebuild_clean);
+
+}  // namespace ws

@@ -1,0 +1,260 @@
+// ws-apply ID: the checks of DESIGN.md §6, in order, then one commit by
+// compare-and-swap. Nothing is written before every check has passed, and the
+// branch moves atomically, so the repository is either old or new.
+#include "libcheck/proposal.h"
+
+#include <cstdlib>
+#include <optional>
+
+#include "libcheck/repository.h"
+#include "libcheck/workspace_root.h"
+#include "proposal_internal.h"
+
+namespace ws {
+
+using namespace proposal;
+
+namespace {
+
+Error refused(std::string message, std::string subject = {}) {
+  return make_error(Errc::refused, std::move(message), std::move(subject));
+}
+
+// A tree equal to `onto`'s tree with the proposal's changes (against `base`) applied.
+Result<git_oid> rebased_tree(git_repository* repo, const std::vector<TreeChange>& changes, git_tree* onto) {
+  std::vector<git_tree_update> updates;
+  for (const auto& c : changes) {
+    git_tree_update u{};
+    u.path = c.path.c_str();
+    if (c.status == GIT_DELTA_DELETED) {
+      u.action = GIT_TREE_UPDATE_REMOVE;
+    } else {
+      u.action = GIT_TREE_UPDATE_UPSERT;
+      git::from_hex(c.new_id, u.id);
+      u.filemode = static_cast<git_filemode_t>(c.new_mode);
+    }
+    updates.push_back(u);
+  }
+  git_oid out;
+  if (git_tree_create_updated(&out, repo, onto, updates.size(), updates.data()) < 0)
+    return git::error(Errc::environment, "cannot write the rebased tree");
+  return out;
+}
+
+Result<std::string> write_commit(git_repository* repo, const git_signature* author, const git_signature* committer,
+                                 const std::string& message, const git_oid& tree_id, const std::string& parent) {
+  git_tree* traw = nullptr;
+  if (git_tree_lookup(&traw, repo, &tree_id) < 0) return git::error(Errc::environment, "cannot read tree");
+  git::Tree tree(traw);
+  git::Commit parent_commit;
+  std::vector<const git_commit*> parents;
+  if (!parent.empty()) {
+    auto p = lookup_commit(repo, parent);
+    if (!p) return p.error();
+    parent_commit = std::move(p).value();
+    parents.push_back(parent_commit.get());
+  }
+  git_oid id;
+  if (git_commit_create(&id, repo, nullptr, author, committer, nullptr, message.c_str(), tree.get(), parents.size(),
+                        parents.data()) < 0)
+    return git::error(Errc::environment, "cannot write the commit");
+  return git::to_hex(id);
+}
+
+// The index follows the new commit for the applied paths only; the working
+// tree is never written, so edits made after staging stay pending.
+Status update_index(git_repository* repo, const std::vector<TreeChange>& changes) {
+  git_index* raw = nullptr;
+  if (git_repository_index(&raw, repo) < 0) return git::error(Errc::environment, "cannot open the index");
+  git::Index index(raw);
+  if (git_index_read(index.get(), 0) < 0) return git::error(Errc::environment, "cannot read the index");
+  for (const auto& c : changes) {
+    if (c.status == GIT_DELTA_DELETED) {
+      git_index_remove(index.get(), c.path.c_str(), 0);
+      continue;
+    }
+    git_index_entry e{};
+    e.path = c.path.c_str();
+    e.mode = c.new_mode;
+    git::from_hex(c.new_id, e.id);
+    if (git_index_add(index.get(), &e) < 0) return git::error(Errc::environment, "cannot update the index for '" + c.path + "'");
+  }
+  if (git_index_write(index.get()) < 0) return git::error(Errc::environment, "cannot write the index");
+  return Ok{};
+}
+
+}  // namespace
+
+Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& id_or_prefix,
+                                   const ApplyOptions& options, RebuildFn rebuild_clean) {
+  auto repo_r = Repository::open(open.dir);
+  if (!repo_r) return repo_r.error();
+  Repository& repo = *repo_r;
+  git_repository* r = repo.raw();
+  // Recorded now, checked again just before the branch moves.
+  std::optional<WorkspaceRoot> root;
+  if (!repo.is_bare()) {
+    const char* home = std::getenv("HOME");
+    auto rt = WorkspaceRoot::open(repo.workdir(), home ? home : "");
+    if (!rt) return rt.error();
+    root.emplace(std::move(rt).value());
+  }
+  auto found = find_proposal(repo, id_or_prefix);
+  if (!found) return found.error();
+  ProposalInfo info = std::move(found).value();
+  std::string id7 = short_id(info.id);
+
+  // 1. It must be the current proposal of its session.
+  switch (info.state) {
+    case ProposalState::applied:
+      return refused("proposal " + id7 + " was already applied as " + short_id(info.applied_as), info.id);
+    case ProposalState::rejected:
+      return refused("proposal " + id7 + " was rejected", info.id);
+    case ProposalState::superseded:
+      return refused(info.superseded_by.empty()
+                         ? "proposal " + id7 + " is superseded: session '" + info.session + "' has moved on"
+                         : "proposal " + id7 + " is superseded by " + short_id(info.superseded_by) +
+                               "; review and apply that one instead",
+                     info.id);
+    default: break;
+  }
+
+  // 2. Every changed path and mode passes the proposal policy.
+  auto base_tree = commit_tree(r, info.base);
+  if (!base_tree) return base_tree.error();
+  auto prop_tree = commit_tree(r, info.id);
+  if (!prop_tree) return prop_tree.error();
+  auto changes = tree_changes(r, base_tree->get(), prop_tree->get());
+  if (!changes) return changes.error();
+  if (changes->empty()) return refused("proposal " + id7 + " changes nothing", info.id);
+  // The workspace's own protected paths, as its base commit configures them.
+  std::vector<std::string> protected_paths;
+  {
+    OpenOptions o = open;
+    o.view = ViewSpec{ViewSource::rev, info.base.empty() ? "" : info.base, info.id, ""};
+    if (info.base.empty()) o.view = ViewSpec{ViewSource::proposal, "", "", info.id};
+    auto w = open_workspace(o);
+    if (w) protected_paths = w->config.protected_paths;
+  }
+  for (const auto& c : *changes) {
+    std::uint32_t mode = c.status == GIT_DELTA_DELETED ? std::uint32_t{GIT_FILEMODE_BLOB} : c.new_mode;
+    if (auto why = refuse_entry(c.path, mode, protected_paths))
+      return refused("proposal " + id7 + " refused: " + *why, c.path);
+  }
+
+  // 3. The branch tip must still be its base.
+  std::string branch = normalise_branch(options.branch.empty() ? info.branch : options.branch);
+  if (branch.empty() || branch == "refs/heads/")
+    return make_error(Errc::usage, "proposal " + id7 + " names no branch; pass --branch");
+  std::string tip = ref_target(r, branch);
+  std::string new_parent = info.base;
+  std::string candidate = info.id;  // the commit whose tree will land
+  bool rebased = false;
+  if (tip != info.base) {
+    std::string moved = "branch '" + branch_display(branch) + "' moved from " +
+                        (info.base.empty() ? "nothing" : short_id(info.base)) + " to " +
+                        (tip.empty() ? "nothing" : short_id(tip));
+    if (!info.moved_by.empty()) moved += " ('" + info.moved_by + "')";
+    if (!options.rebase) {
+      std::string why = "proposal " + id7 + " is stale: " + moved;
+      if (!info.colliding_paths.empty()) {
+        why += "; changed on both sides:";
+        for (auto& p : info.colliding_paths) why += " " + p;
+      } else {
+        why += "; none of its paths changed there, so --rebase can apply it";
+      }
+      return refused(why, info.id);
+    }
+    if (!info.colliding_paths.empty()) {
+      std::string why = "cannot rebase proposal " + id7 + ": " + moved + " and changed";
+      for (auto& p : info.colliding_paths) why += " " + p;
+      return refused(why, info.id);
+    }
+    auto tip_tree = commit_tree(r, tip);
+    if (!tip_tree) return tip_tree.error();
+    auto tree_id = rebased_tree(r, *changes, tip_tree->get());
+    if (!tree_id) return tree_id.error();
+    auto pc = lookup_commit(r, info.id);
+    if (!pc) return pc.error();
+    auto c = write_commit(r, git_commit_author(pc->get()), git_commit_committer(pc->get()),
+                          git_commit_message(pc->get()), *tree_id, tip);
+    if (!c) return c.error();
+    candidate = *c;
+    new_parent = tip;
+    rebased = true;
+  }
+
+  // 4. Rebuilt through the same readers, against the base it will land on.
+  {
+    OpenOptions o = open;
+    o.view = ViewSpec{ViewSource::rev, new_parent, candidate, ""};
+    if (new_parent.empty()) o.view = ViewSpec{ViewSource::proposal, "", "", candidate};
+    auto w = open_workspace(o);
+    if (!w) return w.error();
+    RebuildVerdict v = rebuild_clean(*w);
+    if (!v.clean)
+      return refused("proposal " + id7 + " does not build on " +
+                         (new_parent.empty() ? std::string("an empty branch") : short_id(new_parent)) + ": " +
+                         v.reason,
+                     info.id);
+  }
+
+  // 5. One commit, approver as committer, moved in by compare-and-swap.
+  auto pc = lookup_commit(r, candidate);
+  if (!pc) return pc.error();
+  auto committer = signature(r, "COMMITTER");
+  if (!committer) return committer.error();
+  std::string message = info.message;
+  while (!message.empty() && message.back() == '\n') message.pop_back();
+  message += "\n\nProposal-Id: " + info.id + "\n";
+  git_oid final_tree = *git_commit_tree_id(pc->get());
+  auto commit = write_commit(r, git_commit_author(pc->get()), committer->get(), message, final_tree, new_parent);
+  if (!commit) return commit.error();
+
+  if (root) {
+    if (auto st = root->verify_unchanged(); !st) return st.error();
+  }
+  git_oid new_oid;
+  git::from_hex(*commit, new_oid);
+  git_reference* ref = nullptr;
+  std::string log = "ws-apply: proposal " + info.id;
+  int rc;
+  if (new_parent.empty()) {
+    rc = git_reference_create(&ref, r, branch.c_str(), &new_oid, 0, log.c_str());
+  } else {
+    git_oid expect;
+    git::from_hex(new_parent, expect);
+    rc = git_reference_create_matching(&ref, r, branch.c_str(), &new_oid, 1, &expect, log.c_str());
+  }
+  if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS)
+    return refused("branch '" + branch_display(branch) + "' moved while proposal " + id7 +
+                       " was being applied; nothing was written to it; run ws-apply again to see why",
+                   info.id);
+  if (rc == GIT_ELOCKED)
+    return refused("branch '" + branch_display(branch) + "' is locked by another process ('" + branch +
+                       ".lock'); if no git or ws-apply is running, remove the lock file and retry",
+                   info.id);
+  if (rc < 0) return git::error(Errc::environment, "cannot move branch '" + branch_display(branch) + "'");
+  git_reference_free(ref);
+
+  // 6. Marked applied (the Proposal-Id trailer on the branch says so too,
+  // should this step be cut short).
+  std::string applied_ref = kAppliedPrefix + info.id;
+  if (git_reference_create(&ref, r, applied_ref.c_str(), &new_oid, 0, "ws-apply: applied") == 0)
+    git_reference_free(ref);
+
+  ApplyResult out;
+  out.commit = *commit;
+  out.branch = branch;
+  out.base = new_parent;
+  out.rebased = rebased;
+
+  // 7. The index follows, when the branch is the one checked out here.
+  if (!repo.is_bare() && repo.head_branch() == branch) {
+    if (auto st = update_index(r, *changes); !st) return st.error();
+    out.index_updated = true;
+  }
+  return out;
+}
+
+}  // namespace ws

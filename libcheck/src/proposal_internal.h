@@ -1,0 +1,61 @@
+// Shared by the proposal modules: ref names, message trailers, signatures, diffs.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "git_util.h"
+#include "libcheck/proposal.h"
+
+namespace ws::proposal {
+
+inline const std::string kCurrentPrefix = "refs/ws/proposals/";
+inline const std::string kSupersededPrefix = "refs/ws/superseded/";
+inline const std::string kAppliedPrefix = "refs/ws/applied/";
+inline const std::string kRejectedPrefix = "refs/ws/rejected/";
+
+// Trailers ws writes into a proposal's message.
+struct Trailers {
+  std::string session;
+  std::string branch;
+  std::string body;  // the message without the ws trailer block
+};
+Trailers parse_trailers(std::string_view message);
+std::string with_trailers(const std::string& message, const std::string& session, const std::string& branch);
+
+// "Name" and "email" from GIT_<WHO>_NAME / _EMAIL (who = "AUTHOR" or "COMMITTER"),
+// else git config user.name / user.email; the time from GIT_<WHO>_DATE
+// ("@<seconds> [+hhmm]" or "YYYY-MM-DDTHH:MM:SSZ"), else now.
+Result<git::Signature> signature(git_repository* repo, const char* who);
+
+// The id of a reference's target, or "" when it does not exist.
+std::string ref_target(git_repository* repo, const std::string& name);
+
+Result<git::Tree> commit_tree(git_repository* repo, const std::string& commit_hex);
+Result<git::Commit> lookup_commit(git_repository* repo, const std::string& commit_hex);
+
+// Changed paths between two trees (either may be null), without rename
+// detection: each path once, with its new mode (0 when deleted).
+struct TreeChange {
+  std::string path;
+  git_delta_t status;
+  std::uint32_t old_mode = 0;
+  std::uint32_t new_mode = 0;
+  std::string new_id;
+};
+Result<std::vector<TreeChange>> tree_changes(git_repository* repo, git_tree* from, git_tree* to);
+
+// Per-file stats with exact renames, for staging output and --show.
+Result<std::vector<FileStat>> file_stats(git_repository* repo, git_tree* from, git_tree* to);
+
+// Checks a changed entry against the proposal policy: path rules, no
+// symlink or submodule modes, nothing under .secrets/.
+std::optional<std::string> refuse_entry(std::string_view path, std::uint32_t mode,
+                                        const std::vector<std::string>& protected_paths);
+
+std::string short_id(const std::string& id);
+std::string normalise_branch(const std::string& branch);  // "main" -> "refs/heads/main"
+std::string branch_display(const std::string& ref);       // "refs/heads/main" -> "main"
+
+}  // namespace ws::proposal

@@ -1,0 +1,164 @@
+// ws-commit: the view's changes, exact bytes, as one proposal commit.
+#include "libcheck/proposal.h"
+
+#include "libcheck/repository.h"
+#include "libcheck/workspace_root.h"
+#include "proposal_internal.h"
+
+namespace ws {
+
+using namespace proposal;
+
+namespace {
+
+Result<std::string> empty_tree(git_repository* repo) {
+  git_treebuilder* raw = nullptr;
+  if (git_treebuilder_new(&raw, repo, nullptr) < 0) return git::error(Errc::environment, "cannot build a tree");
+  git::TreeBuilder tb(raw);
+  git_oid oid;
+  if (git_treebuilder_write(&oid, tb.get()) < 0) return git::error(Errc::environment, "cannot write a tree");
+  return git::to_hex(oid);
+}
+
+}  // namespace
+
+Result<StageResult> stage_proposal(const Workspace& ws, const std::string& message) {
+  git_repository* repo = ws.repo->raw();
+  const View& view = ws.view;
+  auto changes = view.changes();
+  if (changes.empty())
+    return make_error(Errc::refused, "nothing to propose: the view has no pending changes");
+  if (message.find_first_not_of(" \t\n") == std::string::npos)
+    return make_error(Errc::usage, "empty proposal message: say what the change does with -m");
+
+  // Refuse the whole set before writing a single object.
+  for (const ViewEntry* e : changes) {
+    std::uint32_t mode = e->status == ChangeStatus::deleted ? kModeFile : e->mode;
+    if (auto why = refuse_entry(e->path, mode, ws.config.protected_paths)) return make_error(Errc::refused, *why, e->path);
+    if (!e->old_path.empty())
+      if (auto why = refuse_entry(e->old_path, kModeFile, ws.config.protected_paths))
+        return make_error(Errc::refused, *why, e->old_path);
+  }
+
+  // Read every changed file once; these exact bytes are what the proposal holds.
+  std::vector<std::string> contents(changes.size());
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    const ViewEntry& e = *changes[i];
+    if (e.status == ChangeStatus::deleted) continue;
+    auto bytes = view.read(e);
+    if (!bytes) return make_error(Errc::refused, bytes.error().message, e.path, bytes.error().rule);
+    if (!e.blob_id.empty() && Repository::hash_blob(*bytes) != e.blob_id)
+      return make_error(Errc::refused,
+                        "'" + e.path + "' changed while it was being checked; run ws-commit again", e.path);
+    contents[i] = std::move(bytes).value();
+  }
+  if (ws.root) {
+    if (auto st = ws.root->verify_unchanged(); !st) return st.error();
+  }
+  std::vector<git_tree_update> updates;
+  std::vector<std::string> paths;  // owns the strings updates point into
+  paths.reserve(changes.size() * 2);
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    const ViewEntry& e = *changes[i];
+    if (e.status != ChangeStatus::deleted) {
+      git_oid id;
+      if (git_blob_create_from_buffer(&id, repo, contents[i].data(), contents[i].size()) < 0)
+        return git::error(Errc::environment, "cannot write blob for '" + e.path + "'");
+      paths.push_back(e.path);
+      git_tree_update u{};
+      u.action = GIT_TREE_UPDATE_UPSERT;
+      u.id = id;
+      u.filemode = e.mode == kModeExec ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+      u.path = paths.back().c_str();
+      updates.push_back(u);
+    }
+    const std::string& gone = e.status == ChangeStatus::deleted ? e.path : e.old_path;
+    if (!gone.empty()) {
+      paths.push_back(gone);
+      git_tree_update u{};
+      u.action = GIT_TREE_UPDATE_REMOVE;
+      u.path = paths.back().c_str();
+      updates.push_back(u);
+    }
+  }
+
+  const std::string& base = view.base_commit();
+  auto base_tree = commit_tree(repo, base);
+  if (!base_tree) return base_tree.error();
+  git::Tree start = std::move(base_tree).value();
+  if (!start) {
+    auto empty = empty_tree(repo);
+    if (!empty) return empty.error();
+    git_oid eid;
+    git::from_hex(*empty, eid);
+    git_tree* raw = nullptr;
+    if (git_tree_lookup(&raw, repo, &eid) < 0) return git::error(Errc::environment, "cannot read the empty tree");
+    start.reset(raw);
+  }
+  git_oid tree_id;
+  if (git_tree_create_updated(&tree_id, repo, start.get(), updates.size(), updates.data()) < 0)
+    return git::error(Errc::environment, "cannot write the proposal tree");
+  git_tree* traw = nullptr;
+  if (git_tree_lookup(&traw, repo, &tree_id) < 0) return git::error(Errc::environment, "cannot read the proposal tree");
+  git::Tree tree(traw);
+
+  auto author = signature(repo, "AUTHOR");
+  if (!author) return author.error();
+  auto committer = signature(repo, "COMMITTER");
+  if (!committer) return committer.error();
+
+  StageResult out;
+  out.base = base;
+  out.branch = ws.repo->head_branch();
+  std::string full_message = with_trailers(message, ws.session, out.branch);
+  git::Commit parent;
+  std::vector<const git_commit*> parents;
+  if (!base.empty()) {
+    auto p = lookup_commit(repo, base);
+    if (!p) return p.error();
+    parent = std::move(p).value();
+    parents.push_back(parent.get());
+  }
+  git_oid commit_id;
+  if (git_commit_create(&commit_id, repo, nullptr, author->get(), committer->get(), nullptr, full_message.c_str(),
+                        tree.get(), parents.size(), parents.data()) < 0)
+    return git::error(Errc::environment, "cannot write the proposal commit");
+  out.id = git::to_hex(commit_id);
+
+  // Archive the session's previous proposal before replacing it, so that at
+  // every instant it is either current or superseded, never lost.
+  std::string current_ref = kCurrentPrefix + ws.session;
+  std::string previous = ref_target(repo, current_ref);
+  if (!previous.empty() && previous != out.id) {
+    git_oid prev_oid;
+    git::from_hex(previous, prev_oid);
+    git_reference* raw = nullptr;
+    std::string archive = kSupersededPrefix + ws.session + "/" + previous;
+    if (git_reference_create(&raw, repo, archive.c_str(), &prev_oid, 1, "ws-commit: superseded") < 0)
+      return git::error(Errc::environment, "cannot record the superseded proposal");
+    git_reference_free(raw);
+    out.superseded = previous;
+  }
+  git_reference* raw = nullptr;
+  std::string log = "ws-commit: " + message.substr(0, message.find('\n'));
+  int rc;
+  if (previous.empty()) {
+    rc = git_reference_create(&raw, repo, current_ref.c_str(), &commit_id, 0, log.c_str());
+  } else {
+    git_oid prev_oid;
+    git::from_hex(previous, prev_oid);
+    rc = git_reference_create_matching(&raw, repo, current_ref.c_str(), &commit_id, 1, &prev_oid, log.c_str());
+  }
+  if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS)
+    return make_error(Errc::refused, "session '" + ws.session +
+                                         "' staged another proposal at the same time; run ws-commit again");
+  if (rc < 0) return git::error(Errc::environment, "cannot update " + current_ref);
+  git_reference_free(raw);
+
+  auto stats = file_stats(repo, base.empty() ? nullptr : start.get(), tree.get());
+  if (!stats) return stats.error();
+  out.files = std::move(stats).value();
+  return out;
+}
+
+}  // namespace ws

@@ -1,0 +1,264 @@
+// Finding proposals and working out their state from refs/ws/.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "libcheck/proposal.h"
+#include "libcheck/repository.h"
+#include "proposal_internal.h"
+
+namespace ws {
+
+using namespace proposal;
+
+const char* proposal_state_name(ProposalState s) {
+  switch (s) {
+    case ProposalState::current: return "current";
+    case ProposalState::superseded: return "superseded";
+    case ProposalState::stale: return "stale";
+    case ProposalState::applied: return "applied";
+    case ProposalState::rejected: return "rejected";
+  }
+  return "current";
+}
+
+namespace {
+
+// Every proposal id any ref under refs/ws/ knows of.
+Result<std::set<std::string>> known_ids(git_repository* repo) {
+  std::set<std::string> ids;
+  git_reference_iterator* it = nullptr;
+  if (git_reference_iterator_glob_new(&it, repo, "refs/ws/*") < 0)
+    return git::error(Errc::environment, "cannot list proposals");
+  git_reference* ref = nullptr;
+  while (git_reference_next(&ref, it) == 0) {
+    std::string name = git_reference_name(ref);
+    const git_oid* target = git_reference_target(ref);
+    if (name.rfind(kCurrentPrefix, 0) == 0 && target) ids.insert(git::to_hex(*target));
+    else {
+      std::string last = name.substr(name.rfind('/') + 1);
+      if (last.size() == GIT_OID_HEXSZ) ids.insert(last);
+    }
+    git_reference_free(ref);
+  }
+  git_reference_iterator_free(it);
+  return ids;
+}
+
+// Paths changed between two commits (either may be empty).
+std::set<std::string> changed_paths(git_repository* repo, const std::string& from, const std::string& to) {
+  std::set<std::string> out;
+  auto a = commit_tree(repo, from);
+  auto b = commit_tree(repo, to);
+  if (!a || !b) return out;
+  auto changes = tree_changes(repo, a->get(), b->get());
+  if (!changes) return out;
+  for (auto& c : *changes) out.insert(c.path);
+  return out;
+}
+
+// The commit on `branch` since `base` whose message carries `Proposal-Id: id`, if any.
+std::string applied_on_branch(git_repository* repo, const std::string& branch_tip, const std::string& base,
+                              const std::string& id) {
+  if (branch_tip.empty()) return "";
+  git_revwalk* raw = nullptr;
+  if (git_revwalk_new(&raw, repo) < 0) return "";
+  git::RevWalk walk(raw);
+  git_oid tip;
+  git::from_hex(branch_tip, tip);
+  git_revwalk_push(walk.get(), &tip);
+  if (!base.empty()) {
+    git_oid b;
+    git::from_hex(base, b);
+    git_revwalk_hide(walk.get(), &b);
+  }
+  std::string trailer = "\nProposal-Id: " + id;
+  git_oid oid;
+  for (int n = 0; n < 10000 && git_revwalk_next(&oid, walk.get()) == 0; ++n) {
+    git_commit* c = nullptr;
+    if (git_commit_lookup(&c, repo, &oid) < 0) continue;
+    std::string msg = git_commit_message(c);
+    git_commit_free(c);
+    if (msg.find(trailer) != std::string::npos) return git::to_hex(oid);
+  }
+  return "";
+}
+
+Result<ProposalInfo> describe(git_repository* repo, const std::string& id) {
+  auto commit = lookup_commit(repo, id);
+  if (!commit) return commit.error();
+  ProposalInfo info;
+  info.id = id;
+  git_commit* c = commit->get();
+  Trailers t = parse_trailers(git_commit_message(c));
+  info.session = t.session;
+  info.branch = t.branch;
+  info.message = t.body;
+  info.subject = t.body.substr(0, t.body.find('\n'));
+  info.time = git_commit_time(c);
+  const git_signature* a = git_commit_author(c);
+  info.author = std::string(a->name) + " <" + a->email + ">";
+  if (git_commit_parentcount(c) > 0) info.base = git::to_hex(*git_commit_parent_id(c, 0));
+
+  std::string applied = ref_target(repo, kAppliedPrefix + id);
+  std::string tip = info.branch.empty() ? "" : ref_target(repo, info.branch);
+  if (applied.empty() && tip != info.base) applied = applied_on_branch(repo, tip, info.base, id);
+  if (!applied.empty()) {
+    info.state = ProposalState::applied;
+    info.applied_as = applied;
+    return info;
+  }
+  if (!ref_target(repo, kRejectedPrefix + id).empty()) {
+    info.state = ProposalState::rejected;
+    return info;
+  }
+  std::string current = info.session.empty() ? "" : ref_target(repo, kCurrentPrefix + info.session);
+  if (current != id) {
+    info.state = ProposalState::superseded;
+    info.superseded_by = current;
+    return info;
+  }
+  if (tip != info.base) {
+    info.state = ProposalState::stale;
+    info.branch_tip = tip;
+    if (!tip.empty()) {
+      if (auto tc = lookup_commit(repo, tip)) {
+        std::string msg = git_commit_message(tc->get());
+        info.moved_by = msg.substr(0, msg.find('\n'));
+      }
+    }
+    auto moved = changed_paths(repo, info.base, tip);
+    auto mine = changed_paths(repo, info.base, id);
+    std::set_intersection(moved.begin(), moved.end(), mine.begin(), mine.end(),
+                          std::back_inserter(info.colliding_paths));
+  }
+  return info;
+}
+
+}  // namespace
+
+Result<ProposalInfo> find_proposal(const Repository& repo, const std::string& id_or_prefix) {
+  std::string want = id_or_prefix;
+  std::transform(want.begin(), want.end(), want.begin(), [](unsigned char ch) { return std::tolower(ch); });
+  bool hex = !want.empty() && want.find_first_not_of("0123456789abcdef") == std::string::npos;
+  if (!hex || want.size() < 7 || want.size() > GIT_OID_HEXSZ)
+    return make_error(Errc::usage, "invalid proposal id '" + id_or_prefix + "': give at least 7 hex digits",
+                      id_or_prefix);
+  auto ids = known_ids(repo.raw());
+  if (!ids) return ids.error();
+  std::vector<std::string> hits;
+  for (auto it = ids->lower_bound(want); it != ids->end() && it->compare(0, want.size(), want) == 0; ++it)
+    hits.push_back(*it);
+  if (hits.empty())
+    return make_error(Errc::not_found, "no proposal '" + id_or_prefix + "'; see 'ws-apply --list'", id_or_prefix);
+  if (hits.size() > 1)
+    return make_error(Errc::usage, "proposal id '" + id_or_prefix + "' is ambiguous; give more digits", id_or_prefix);
+  return describe(repo.raw(), hits[0]);
+}
+
+Result<std::vector<ProposalInfo>> list_proposals(const Repository& repo, const std::string& session) {
+  auto ids = known_ids(repo.raw());
+  if (!ids) return ids.error();
+  std::vector<ProposalInfo> out;
+  for (const auto& id : *ids) {
+    auto info = describe(repo.raw(), id);
+    if (!info) continue;  // a ref to something that is not a proposal commit
+    if (!session.empty() && info->session != session) continue;
+    out.push_back(std::move(info).value());
+  }
+  std::sort(out.begin(), out.end(), [](const ProposalInfo& a, const ProposalInfo& b) {
+    return a.time != b.time ? a.time > b.time : a.id < b.id;
+  });
+  return out;
+}
+
+Result<ShowResult> show_proposal(const Repository& repo, const std::string& id_or_prefix) {
+  auto info = find_proposal(repo, id_or_prefix);
+  if (!info) return info.error();
+  git_repository* r = repo.raw();
+  auto from = commit_tree(r, info->base);
+  if (!from) return from.error();
+  auto to = commit_tree(r, info->id);
+  if (!to) return to.error();
+  ShowResult out;
+  out.info = std::move(info).value();
+
+  git_diff_options opts;
+  git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+  opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_DISABLE_PATHSPEC_MATCH | GIT_DIFF_SHOW_BINARY;
+  git_diff* raw = nullptr;
+  if (git_diff_tree_to_tree(&raw, r, from->get(), to->get(), &opts) < 0)
+    return git::error(Errc::environment, "cannot compute the proposal's diff");
+  git::Diff diff(raw);
+  git_diff_find_options fo;
+  git_diff_find_options_init(&fo, GIT_DIFF_FIND_OPTIONS_VERSION);
+  fo.flags = GIT_DIFF_FIND_RENAMES | GIT_DIFF_FIND_EXACT_MATCH_ONLY;
+  git_diff_find_similar(diff.get(), &fo);
+
+  struct Sink {
+    std::string text;
+  } sink;
+  // Secret content is never shown, even in a hand-made proposal that holds some.
+  auto cb = [](const git_diff_delta* d, const git_diff_hunk*, const git_diff_line* line, void* payload) -> int {
+    auto* s = static_cast<Sink*>(payload);
+    std::string_view p = d->new_file.path ? d->new_file.path : "";
+    std::string_view o = d->old_file.path ? d->old_file.path : "";
+    bool secret = p.rfind(".secrets/", 0) == 0 || o.rfind(".secrets/", 0) == 0;
+    if (secret) {
+      if (line->origin == GIT_DIFF_LINE_FILE_HDR)
+        s->text += "# '" + std::string(p) + "': secret content is never shown\n";
+      return 0;
+    }
+    if (line->origin == GIT_DIFF_LINE_CONTEXT || line->origin == GIT_DIFF_LINE_ADDITION ||
+        line->origin == GIT_DIFF_LINE_DELETION)
+      s->text += line->origin;
+    s->text.append(line->content, line->content_len);
+    return 0;
+  };
+  if (git_diff_print(diff.get(), GIT_DIFF_FORMAT_PATCH, cb, &sink) < 0)
+    return git::error(Errc::environment, "cannot print the proposal's diff");
+  out.patch = std::move(sink.text);
+
+  git_diff_stats* stats = nullptr;
+  if (git_diff_get_stats(&stats, diff.get()) == 0) {
+    git_buf buf = GIT_BUF_INIT;
+    if (git_diff_stats_to_buf(&buf, stats, static_cast<git_diff_stats_format_t>(GIT_DIFF_STATS_FULL | GIT_DIFF_STATS_INCLUDE_SUMMARY), 80) == 0)
+      out.stat.assign(buf.ptr, buf.size);
+    git_buf_dispose(&buf);
+    git_diff_stats_free(stats);
+  }
+  auto files = file_stats(r, from->get(), to->get());
+  if (!files) return files.error();
+  out.files = std::move(files).value();
+  return out;
+}
+
+Status reject_proposal(const Repository& repo, const std::string& id_or_prefix) {
+  auto info = find_proposal(repo, id_or_prefix);
+  if (!info) return info.error();
+  git_repository* r = repo.raw();
+  if (info->state == ProposalState::applied)
+    return make_error(Errc::refused, "proposal " + short_id(info->id) + " was already applied as " +
+                                         short_id(info->applied_as) + "; it cannot be rejected");
+  if (info->state == ProposalState::rejected)
+    return make_error(Errc::refused, "proposal " + short_id(info->id) + " is already rejected");
+  git_oid oid;
+  git::from_hex(info->id, oid);
+  git_reference* ref = nullptr;
+  std::string name = kRejectedPrefix + info->id;
+  if (git_reference_create(&ref, r, name.c_str(), &oid, 0, "ws-apply: rejected") < 0)
+    return git::error(Errc::environment, "cannot record the rejection");
+  git_reference_free(ref);
+  // The session's slot is freed only if it still holds this proposal.
+  std::string current = kCurrentPrefix + info->session;
+  if (!info->session.empty() && ref_target(r, current) == info->id) {
+    git_reference* cur = nullptr;
+    if (git_reference_lookup(&cur, r, current.c_str()) == 0) {
+      git_reference_delete(cur);
+      git_reference_free(cur);
+    }
+  }
+  return Ok{};
+}
+
+}  // namespace ws

@@ -1,0 +1,93 @@
+// ws-commit: build the view, then stage the whole changeset as one proposal.
+// Never touches the branch, the index or the working tree.
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "common/cli.h"
+#include "libcheck/compile.h"
+#include "libcheck/proposal.h"
+#include "libcheck/render.h"
+
+namespace {
+
+constexpr const char* kTool = "ws-commit";
+
+struct Options {
+  wscli::CommonOptions common;
+  wscli::ViewOptions view;
+  std::string message;
+  bool no_cache = false;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{"Build the view and stage its changes as one proposal (refs/ws/proposals/<session>).", kTool};
+  app.get_formatter()->column_width(30);
+  wscli::add_common_options(app, o.common, /*with_z=*/false);
+  wscli::add_view_options(app, o.view);
+  app.add_option("-m,--message", o.message, "what the change does (required)")->type_name("MSG");
+  app.add_flag("--no-cache", o.no_cache, "neither read nor write the definition cache");
+  if (auto code = wscli::parse(app, argc, argv, o.common, kTool)) return *code;
+  if (o.message.empty()) {
+    fmt::print(stderr, "{}: a proposal needs a message: pass -m MSG\n", kTool);
+    return wscli::kExitUsage;
+  }
+  if (!o.view.proposal.empty()) {
+    fmt::print(stderr, "{}: --proposal views an existing proposal; it cannot be staged again\n", kTool);
+    return wscli::kExitUsage;
+  }
+  int code = 0;
+  auto workspace = wscli::open_or_report(kTool, o.common, o.view, code);
+  if (!workspace) return code;
+
+  ws::BuildOptions bo;
+  bo.use_cache = !o.no_cache;
+  auto built = ws::build(*workspace, bo);
+  if (!built) return wscli::report_error(kTool, built.error());
+  if (built->summary.errors > 0) {
+    ws::RenderOptions ro;
+    ro.color = wscli::use_color(o.common, stderr);
+    ro.source = [&](const std::string& path) -> std::optional<std::string> {
+      const ws::ViewEntry* e = workspace->view.find(path);
+      if (!e || path.rfind(".secrets/", 0) == 0) return std::nullopt;
+      auto bytes = workspace->view.read(*e);
+      return bytes ? std::optional<std::string>(std::move(bytes).value()) : std::nullopt;
+    };
+    auto consumer = ws::make_consumer(ws::OutputFormat::human, std::cerr, ro);
+    consumer->begin();
+    for (const auto& d : built->diagnostics) consumer->diagnostic(d);
+    consumer->end(built->summary);
+    std::cerr.flush();
+    fmt::print(stderr, "{}: refused: the changeset does not build; no proposal was written\n", kTool);
+    return wscli::kExitFailed;
+  }
+
+  auto staged = ws::stage_proposal(*workspace, o.message);
+  if (!staged) return wscli::report_error(kTool, staged.error());
+  auto shown = ws::show_proposal(*workspace->repo, staged->id);
+
+  if (o.common.json) {
+    nlohmann::json files = nlohmann::json::array();
+    for (const auto& f : staged->files)
+      files.push_back({{"path", f.path}, {"status", std::string(1, static_cast<char>(f.status))},
+                       {"additions", f.additions}, {"deletions", f.deletions}});
+    nlohmann::json j{{"type", "proposal"}, {"id", staged->id}, {"session", workspace->session},
+                     {"base", staged->base.empty() ? nlohmann::json() : nlohmann::json(staged->base)},
+                     {"branch", staged->branch}, {"files", files}};
+    j["supersedes"] = staged->superseded.empty() ? nlohmann::json() : nlohmann::json(staged->superseded);
+    fmt::print("{}\n", j.dump());
+    return wscli::kExitOk;
+  }
+  fmt::print("proposal {}\n", staged->id);
+  fmt::print("session  {}\n", workspace->session);
+  fmt::print("base     {}\n", staged->base.empty() ? "(none: unborn branch)" : staged->base);
+  if (!staged->superseded.empty()) fmt::print("supersedes {}\n", staged->superseded);
+  if (shown) fmt::print("{}", shown->stat);
+  return wscli::kExitOk;
+}
