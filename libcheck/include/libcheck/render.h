@@ -1,0 +1,86 @@
+// Diagnostic renderers, on clang's DiagnosticConsumer model: the build feeds
+// each diagnostic to one consumer, which writes it to the stream it was given
+// (never to stdout/stderr on its own). Formats: human (clang style, with the
+// source line and a caret), one JSON document, SARIF 2.1.0, GitHub Actions
+// workflow commands, GitLab Code Quality. Every output is deterministic: the
+// same diagnostics in the same order give the same bytes.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "libcheck/diagnostic.h"
+
+namespace ws {
+
+enum class OutputFormat { human, json, sarif, github, gitlab };
+
+// "human", "json", "sarif", "github", "gitlab" (the --format values).
+const char* output_format_name(OutputFormat f);
+std::optional<OutputFormat> parse_output_format(std::string_view name);
+
+struct BuildSummary {
+  std::size_t files_changed = 0;      // definitions in the changeset
+  std::size_t files_checked = 0;      // definitions read (with --all: every one in the view)
+  std::size_t errors = 0;
+  std::size_t warnings = 0;
+  // Distinct files with at least one error or warning: the "in N files" of the
+  // summary line, which counts every finding it names. tally() fills it.
+  std::size_t files_with_errors = 0;
+  bool all = false;                   // --all: the line counts files checked, not changed
+};
+
+// Fills errors, warnings and files_with_errors from the diagnostics (notes at
+// top level are not counted); the file counts and `all` come from the caller.
+BuildSummary tally(std::span<const Diagnostic> diagnostics, BuildSummary base = {});
+
+// The last line of a human report, without the newline:
+//   "1 file changed, compiled clean."
+//   "2 files changed, compiled clean with 1 warning."
+//   "3 errors in 2 files (12 files changed)"
+//   "1 error, 2 warnings in 1 file (1 file changed)"
+// With `all`, "files checked" replaces "files changed".
+std::string summary_line(const BuildSummary& summary);
+
+struct RenderOptions {
+  bool color = false;  // ANSI colour in human output; never any ESC byte when false
+  // The text of a file by repository-relative path, to quote the line of a
+  // span (human) and to convert byte columns to UTF-16 columns (SARIF).
+  // May be empty or return nullopt; the renderers then do without.
+  std::function<std::optional<std::string>(const std::string& path)> source;
+  std::string tool_version;  // written into JSON and SARIF; omitted when empty
+};
+
+class DiagnosticConsumer {
+ public:
+  explicit DiagnosticConsumer(std::ostream& out) : out_(out) {}
+  virtual ~DiagnosticConsumer() = default;
+  DiagnosticConsumer(const DiagnosticConsumer&) = delete;
+  DiagnosticConsumer& operator=(const DiagnosticConsumer&) = delete;
+
+  // Call begin() once, diagnostic() for each diagnostic in report order (the
+  // caller sorts, see diag_less), then end() once. Document formats (JSON,
+  // SARIF, GitLab) write everything at end().
+  virtual void begin() {}
+  virtual void diagnostic(const Diagnostic& d) = 0;
+  virtual void end(const BuildSummary& summary) = 0;
+
+ protected:
+  std::ostream& out_;
+};
+
+// The consumer for `format`, writing to `out` (which must outlive it).
+std::unique_ptr<DiagnosticConsumer> make_consumer(OutputFormat format, std::ostream& out,
+                                                  const RenderOptions& options);
+
+// Convenience: begin, every diagnostic, end.
+void render_all(DiagnosticConsumer& consumer, std::span<const Diagnostic> diagnostics,
+                const BuildSummary& summary);
+
+}  // namespace ws

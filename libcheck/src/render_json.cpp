@@ -1,0 +1,95 @@
+// JSON output: one document with every diagnostic and the summary, for
+// scripts (`ws-build --format json | jq`). Keys keep the documented order
+// (ordered_json); a diagnostic without a span has null positions. The shape:
+//   {"version": 1, "tool": {"name": "ws-build", "version": "0.1.0"},
+//    "diagnostics": [{"code", "severity", "path", "line", "column", "end_line",
+//                     "end_column", "message", "notes": [{"path", "line", ...,
+//                     "message"}]}],
+//    "summary": {"files_changed", "files_checked", "errors", "warnings",
+//                "files_with_errors", "all", "clean", "text"}}
+// "version" is the version of this document's shape, raised on any
+// incompatible change; "tool.version" is the program's.
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+#include "libcheck/render.h"
+#include "render_common.h"
+
+namespace ws::render_detail {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+constexpr int kDocumentVersion = 1;
+
+void put_position(ojson& j, const Span* span) {
+  if (span) {
+    j["line"] = span->start.line;
+    j["column"] = span->start.column;
+    j["end_line"] = span->end.line;
+    j["end_column"] = span->end.column;
+  } else {
+    for (const char* key : {"line", "column", "end_line", "end_column"}) j[key] = nullptr;
+  }
+}
+
+class JsonConsumer final : public DiagnosticConsumer {
+ public:
+  JsonConsumer(std::ostream& out, const RenderOptions& o)
+      : DiagnosticConsumer(out), version_(o.tool_version) {}
+
+  void diagnostic(const Diagnostic& d) override {
+    ojson j;
+    j["code"] = diag_info(d.code).id;
+    j["severity"] = severity_name(d.severity);
+    j["path"] = d.path;
+    put_position(j, d.has_span ? &d.span : nullptr);
+    j["message"] = d.message;
+    ojson notes = ojson::array();
+    for (const auto& n : d.notes) {
+      ojson jn;
+      if (n.path.empty()) jn["path"] = nullptr;
+      else jn["path"] = n.path;
+      put_position(jn, n.has_span && !n.path.empty() ? &n.span : nullptr);
+      jn["message"] = n.message;
+      notes.push_back(std::move(jn));
+    }
+    j["notes"] = std::move(notes);
+    diagnostics_.push_back(std::move(j));
+  }
+
+  void end(const BuildSummary& s) override {
+    ojson doc;
+    doc["version"] = kDocumentVersion;
+    doc["tool"]["name"] = "ws-build";
+    if (!version_.empty()) doc["tool"]["version"] = version_;
+    doc["diagnostics"] = ojson(std::move(diagnostics_));
+    diagnostics_.clear();
+    ojson& sum = doc["summary"];
+    sum["files_changed"] = s.files_changed;
+    sum["files_checked"] = s.files_checked;
+    sum["errors"] = s.errors;
+    sum["warnings"] = s.warnings;
+    sum["files_with_errors"] = s.files_with_errors;
+    sum["all"] = s.all;
+    sum["clean"] = s.errors == 0;
+    sum["text"] = summary_line(s);
+    // replace: a path or message that is not UTF-8 becomes U+FFFD instead of
+    // making dump() throw.
+    out_ << doc.dump(2, ' ', false, ojson::error_handler_t::replace) << '\n';
+  }
+
+ private:
+  std::string version_;
+  std::vector<ojson> diagnostics_;
+};
+
+}  // namespace
+
+std::unique_ptr<DiagnosticConsumer> make_json(std::ostream& out, const RenderOptions& o) {
+  return std::make_unique<JsonConsumer>(out, o);
+}
+
+}  // namespace ws::render_detail
