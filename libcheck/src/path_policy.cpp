@@ -1,0 +1,249 @@
+// Path policy (DESIGN.md §7): each rule is a predicate over the raw bytes of
+// a path; a policy picks which optional rules apply. Nothing is normalised or
+// repaired: a path that needs fixing is refused with a message saying how.
+#include "libcheck/path_policy.h"
+
+#include <array>
+
+#include "confined_open.h"
+
+namespace ws {
+
+namespace {
+
+constexpr size_t kMaxPathBytes = 4096;      // PATH_MAX on Linux
+constexpr size_t kMaxComponentBytes = 255;  // NAME_MAX on Linux, and NTFS's limit
+
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+  return true;
+}
+
+bool istarts_with(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
+}
+
+bool is_sep(char c) { return c == '/' || c == '\\'; }
+
+bool is_ascii_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// Calls f(component) for each '/'-separated piece, stopping when f returns true.
+template <class F>
+bool any_component(std::string_view path, F f) {
+  size_t start = 0;
+  for (;;) {
+    size_t end = path.find('/', start);
+    if (end == std::string_view::npos) return f(path.substr(start));
+    if (f(path.substr(start, end - start))) return true;
+    start = end + 1;
+  }
+}
+
+bool is_dot(std::string_view c) { return c == "." || c == ".."; }
+
+// Windows drops trailing dots and spaces from a name, so ".secrets. " opens
+// ".secrets" there; strip them before comparing a reserved name.
+std::string_view without_trailing_dots_spaces(std::string_view c) {
+  while (!c.empty() && (c.back() == '.' || c.back() == ' ')) c.remove_suffix(1);
+  return c;
+}
+
+// NTFS spellings of the git directory, as git's protectNTFS refuses them: the
+// name, or its 8.3 short name "git~1", in any case, followed only by dots and
+// spaces (which Windows drops) and then the end of the component, a
+// backslash, or a ':' that starts an alternate data stream
+// (".git::$INDEX_ALLOCATION" is the directory itself).
+bool is_ntfs_git_dir(std::string_view c) {
+  for (std::string_view name : {std::string_view(".git"), std::string_view("git~1")}) {
+    if (!istarts_with(c, name)) continue;
+    size_t i = name.size();
+    while (i < c.size() && (c[i] == '.' || c[i] == ' ')) ++i;
+    if (i == c.size() || c[i] == ':' || is_sep(c[i])) return true;
+  }
+  return false;
+}
+
+// HFS+ ignores some zero-width and direction-control code points when it
+// compares names, so ".g\u200cit" opens ".git" there (git's protectHFS).
+// Returns the UTF-8 length of such a code point at the start of s, else 0.
+size_t hfs_ignorable_length(std::string_view s) {
+  if (s.size() >= 3 && static_cast<unsigned char>(s[0]) == 0xe2) {
+    unsigned char b1 = static_cast<unsigned char>(s[1]), b2 = static_cast<unsigned char>(s[2]);
+    if (b1 == 0x80 && ((b2 >= 0x8c && b2 <= 0x8f) || (b2 >= 0xaa && b2 <= 0xae))) return 3;  // U+200C-F, U+202A-E
+    if (b1 == 0x81 && b2 >= 0xaa && b2 <= 0xaf) return 3;                                   // U+206A-F
+  }
+  if (s.size() >= 3 && static_cast<unsigned char>(s[0]) == 0xef && static_cast<unsigned char>(s[1]) == 0xbb &&
+      static_cast<unsigned char>(s[2]) == 0xbf)
+    return 3;  // U+FEFF
+  return 0;
+}
+
+bool is_hfs_git_dir(std::string_view c) {
+  std::string folded;
+  for (size_t i = 0; i < c.size();) {
+    if (size_t n = hfs_ignorable_length(c.substr(i))) {
+      i += n;
+      continue;
+    }
+    folded += c[i++];
+    if (folded.size() > 4) return false;
+  }
+  return iequals(folded, ".git");
+}
+
+bool has_unc_prefix(std::string_view p) { return p.size() >= 2 && is_sep(p[0]) && is_sep(p[1]); }
+
+bool has_drive_prefix(std::string_view p) { return p.size() >= 2 && is_ascii_alpha(p[0]) && p[1] == ':'; }
+
+bool has_dot_or_empty_component(std::string_view p) {
+  return any_component(p, [](std::string_view c) { return c.empty() || is_dot(c); });
+}
+
+bool has_control_char(std::string_view p) {
+  for (char ch : p) {
+    unsigned char b = static_cast<unsigned char>(ch);
+    if (b < 0x20 || b == 0x7f) return true;
+  }
+  return false;
+}
+
+// Under ".secrets/" (not the directory name alone: listing that reveals
+// nothing). Case-insensitive, as on the file systems that fold case.
+bool is_secret_content(std::string_view p) {
+  size_t slash = p.find('/');
+  if (slash == std::string_view::npos || slash + 1 == p.size()) return false;
+  return iequals(without_trailing_dots_spaces(p.substr(0, slash)), ".secrets");
+}
+
+// Case-insensitive: on a case-folding checkout (macOS, Windows) ".WS/Config"
+// would overwrite a protected ".ws/config", so the stricter match is the safe one.
+bool is_protected(std::string_view p, const std::vector<std::string>& prefixes) {
+  for (const std::string& pre : prefixes) {
+    if (pre.empty()) continue;
+    if (pre.back() == '/') {
+      // The directory's own name too: a file of that name would replace it.
+      if (istarts_with(p, pre) || iequals(p, std::string_view(pre).substr(0, pre.size() - 1))) return true;
+    } else if (iequals(p, pre)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool is_too_long(std::string_view p) {
+  if (p.size() > kMaxPathBytes) return true;
+  return any_component(p, [](std::string_view c) { return c.size() > kMaxComponentBytes; });
+}
+
+bool breaks(PathRule rule, std::string_view p, const PathPolicy& policy) {
+  switch (rule) {
+    case PathRule::empty: return p.empty();
+    case PathRule::unc_prefix: return has_unc_prefix(p);
+    case PathRule::drive_prefix: return has_drive_prefix(p);
+    case PathRule::absolute: return !p.empty() && p.front() == '/';
+    case PathRule::dot_component: return has_dot_or_empty_component(p);
+    case PathRule::backslash: return p.find('\\') != std::string_view::npos;
+    case PathRule::control_char: return has_control_char(p);
+    case PathRule::git_dir: return any_component(p, is_git_dir_component);
+    case PathRule::secret: return !policy.allow_secret_names && is_secret_content(p);
+    case PathRule::protected_path: return is_protected(p, policy.protected_prefixes);
+    case PathRule::too_long: return is_too_long(p);
+  }
+  return false;
+}
+
+constexpr std::array kRuleOrder{
+    PathRule::empty,     PathRule::unc_prefix,   PathRule::drive_prefix, PathRule::absolute,
+    PathRule::dot_component, PathRule::backslash, PathRule::control_char, PathRule::git_dir,
+    PathRule::secret,    PathRule::protected_path, PathRule::too_long,
+};
+
+// What is wrong, in parentheses after the rule name, then what to do.
+std::string explain(PathRule rule, std::string_view path) {
+  switch (rule) {
+    case PathRule::empty:
+      return "(no file is named); give the file's repository-relative path";
+    case PathRule::unc_prefix:
+      return "(a network or device path names a location outside the workspace); "
+             "name the file by its repository-relative path";
+    case PathRule::drive_prefix:
+      return "(a drive letter names a location outside the workspace); "
+             "name the file by its repository-relative path";
+    case PathRule::absolute:
+      return "(paths are relative to the workspace root); drop the leading '/'";
+    case PathRule::dot_component:
+      if (any_component(path, is_dot))
+        return "('.' and '..' are not allowed); name the file by its plain repository-relative path";
+      return "(empty components, as in 'a//b' or a trailing '/', are not allowed); "
+             "name the file by its plain repository-relative path";
+    case PathRule::backslash:
+      return "('\\' is not allowed in names and is not a separator); separate directories with '/'";
+    case PathRule::control_char:
+      return "(NUL and control characters are not allowed in names); rename the file";
+    case PathRule::git_dir:
+      return "(a component is a spelling of '.git', git's own directory); rename that component";
+    case PathRule::secret:
+      return "(content under '.secrets/' is never opened, listed or changed); refer to the secret by its name";
+    case PathRule::protected_path:
+      return "(the workspace protects this path); leave it out of the change";
+    case PathRule::too_long:
+      return "(over 4096 bytes, or a component over 255); use shorter names";
+  }
+  return {};
+}
+
+}  // namespace
+
+const char* path_rule_name(PathRule rule) {
+  switch (rule) {
+    case PathRule::empty: return "empty";
+    case PathRule::unc_prefix: return "unc-prefix";
+    case PathRule::drive_prefix: return "drive-prefix";
+    case PathRule::absolute: return "absolute";
+    case PathRule::dot_component: return "dot-component";
+    case PathRule::backslash: return "backslash";
+    case PathRule::control_char: return "control-char";
+    case PathRule::git_dir: return "git-dir";
+    case PathRule::secret: return "secret";
+    case PathRule::protected_path: return "protected-path";
+    case PathRule::too_long: return "too-long";
+  }
+  return "unknown";
+}
+
+std::string PathRejection::message() const {
+  return "refused path '" + detail::printable_path(path) + "': " + path_rule_name(rule) + " " + explain(rule, path);
+}
+
+PathPolicy read_policy() { return PathPolicy{}; }
+
+// Writing and proposals share one list: what a proposal may carry is exactly
+// what may be written to the branch. ".git/" and ".secrets/" are listed even
+// though git-dir and secret catch them first, so the list a tool shows is
+// complete and stays right if a caller sets allow_secret_names.
+PathPolicy write_policy(std::vector<std::string> extra_protected) {
+  PathPolicy p;
+  p.protected_prefixes = {".git/", ".secrets/"};
+  for (auto& e : extra_protected) p.protected_prefixes.push_back(std::move(e));
+  return p;
+}
+
+PathPolicy proposal_policy(std::vector<std::string> extra_protected) {
+  return write_policy(std::move(extra_protected));
+}
+
+std::optional<PathRejection> check_path(std::string_view path, const PathPolicy& policy) {
+  for (PathRule rule : kRuleOrder)
+    if (breaks(rule, path, policy)) return PathRejection{rule, std::string(path)};
+  return std::nullopt;
+}
+
+bool is_git_dir_component(std::string_view component) {
+  return is_ntfs_git_dir(component) || is_hfs_git_dir(component);
+}
+
+}  // namespace ws

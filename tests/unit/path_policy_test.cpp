@@ -1,0 +1,277 @@
+// Path policy: one row per refusal, several spellings each, plus paths that
+// must pass, the differences between policies, and exact messages.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "confined_open.h"
+#include "libcheck/path_policy.h"
+
+using ws::check_path;
+using ws::PathRule;
+
+namespace {
+
+struct Row {
+  std::string path;
+  PathRule rule;
+};
+
+std::string bytes(const char* s, size_t n) { return std::string(s, n); }
+
+const std::vector<Row>& refusal_table() {
+  static const std::vector<Row> rows = {
+      {"", PathRule::empty},
+
+      {"\\\\server\\share\\a.json", PathRule::unc_prefix},
+      {"//server/share/a.json", PathRule::unc_prefix},
+      {"\\\\?\\C:\\Windows\\win.ini", PathRule::unc_prefix},
+      {"\\\\.\\pipe\\x", PathRule::unc_prefix},
+      {"//?/C:/x", PathRule::unc_prefix},
+      {"/\\server\\x", PathRule::unc_prefix},
+
+      {"C:", PathRule::drive_prefix},
+      {"c:foo", PathRule::drive_prefix},
+      {"C:/Windows/win.ini", PathRule::drive_prefix},
+      {"C:\\Windows\\win.ini", PathRule::drive_prefix},
+      {"z:", PathRule::drive_prefix},
+
+      {"/etc/passwd", PathRule::absolute},
+      {"/", PathRule::absolute},
+      {"/a", PathRule::absolute},
+
+      {".", PathRule::dot_component},
+      {"..", PathRule::dot_component},
+      {"a/../b", PathRule::dot_component},
+      {"./a", PathRule::dot_component},
+      {"a/.", PathRule::dot_component},
+      {"a/./b", PathRule::dot_component},
+      {"../../etc/passwd", PathRule::dot_component},
+      {"a//b", PathRule::dot_component},
+      {"a/", PathRule::dot_component},
+      {"agents/", PathRule::dot_component},
+
+      {"a\\b", PathRule::backslash},
+      {"..\\..\\etc\\passwd", PathRule::backslash},
+      {"\\x", PathRule::backslash},
+      {"agents\\a.json", PathRule::backslash},
+
+      {bytes("a\0b", 3), PathRule::control_char},
+      {bytes("\0", 1), PathRule::control_char},
+      {"a\nb", PathRule::control_char},
+      {"a\tb", PathRule::control_char},
+      {"a\rb", PathRule::control_char},
+      {"\x1b[31mred", PathRule::control_char},
+      {"\x01", PathRule::control_char},
+      {"del\x7f", PathRule::control_char},
+
+      {".git", PathRule::git_dir},
+      {".git/config", PathRule::git_dir},
+      {".GIT/config", PathRule::git_dir},
+      {"a/.Git/hooks/pre-commit", PathRule::git_dir},
+      {"a/b/.git", PathRule::git_dir},
+      {".git.", PathRule::git_dir},
+      {".git ", PathRule::git_dir},
+      {".git. . /config", PathRule::git_dir},
+      {"git~1", PathRule::git_dir},
+      {"GIT~1/config", PathRule::git_dir},
+      {"git~1.", PathRule::git_dir},
+      {".git::$INDEX_ALLOCATION/config", PathRule::git_dir},
+      {".git:stream", PathRule::git_dir},
+      {".git. :$DATA", PathRule::git_dir},
+      {".g\u200cit/config", PathRule::git_dir},       // HFS+ ignores zero-width non-joiner
+      {"\xef\xbb\xbf.GIT/config", PathRule::git_dir},  // and a byte-order mark
+
+      {".secrets/api-key", PathRule::secret},
+      {".secrets/a/b", PathRule::secret},
+      {".SECRETS/api-key", PathRule::secret},
+      {".secrets./api-key", PathRule::secret},
+
+      {std::string(4097, 'a'), PathRule::too_long},
+      {std::string(256, 'a'), PathRule::too_long},
+      {"agents/" + std::string(256, 'x') + ".json", PathRule::too_long},
+  };
+  return rows;
+}
+
+// "a/a/.../a": many short components, 4097 bytes in all.
+std::string long_path_of_short_components() {
+  std::string p;
+  while (p.size() < 4095) p += "a/";
+  p += "a";
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("path policy refuses every listed kind with the right rule", "[path_policy]") {
+  for (const Row& row : refusal_table()) {
+    INFO("path: '" << ws::detail::printable_path(row.path) << "', expected rule "
+                   << ws::path_rule_name(row.rule));
+    auto rej = check_path(row.path, ws::read_policy());
+    REQUIRE(rej.has_value());
+    CHECK(rej->rule == row.rule);
+    CHECK(rej->path == row.path);
+    // Every policy refuses what the read policy refuses.
+    auto w = check_path(row.path, ws::write_policy());
+    REQUIRE(w.has_value());
+    CHECK(w->rule == row.rule);
+  }
+  std::string many = long_path_of_short_components();
+  REQUIRE(many.size() == 4097);
+  auto rej = check_path(many, ws::read_policy());
+  REQUIRE(rej);
+  CHECK(rej->rule == PathRule::too_long);
+}
+
+TEST_CASE("path policy accepts plain paths, including near-misses of refused names", "[path_policy]") {
+  const std::vector<std::string> ok = {
+      "agents/a.json",
+      ".ws/kinds/x.json",
+      "a/.gitignore",
+      ".gitignore",
+      ".gitmodules",
+      ".gitattributes",
+      "x.git",
+      "gitx",
+      ".github/workflows/ci.yml",
+      ".git~1",     // not the short name: that is "git~1"
+      "git~2",      // git only refuses the first short name
+      ".gitx",
+      "a.git/b",
+      "ab:c",       // a colon is fine after the first byte pair
+      ".secrets",   // the directory's name alone reveals nothing
+      "secrets/x",
+      "x/.secrets/y",  // only the top-level folder holds secrets
+      "...",
+      "%2e%2e%2fetc%2fpasswd",
+      "caf\xc3\xa9/men\xc3\xba.json",
+      std::string(255, 'a'),
+  };
+  for (const std::string& p : ok) {
+    INFO("path: '" << ws::detail::printable_path(p) << "'");
+    auto rej = check_path(p, ws::read_policy());
+    CHECK(std::string(rej ? ws::path_rule_name(rej->rule) : "accepted") == "accepted");
+  }
+  std::string at_limit;
+  while (at_limit.size() < 4094) at_limit += "a/";
+  at_limit += "ab";
+  REQUIRE(at_limit.size() == 4096);
+  CHECK_FALSE(check_path(at_limit, ws::read_policy()));
+}
+
+TEST_CASE("is_git_dir_component matches git's spellings only", "[path_policy]") {
+  for (const char* c : {".git", ".GiT", ".git.", ".git ", ".git...", ".git . ", "git~1", "GIT~1", "Git~1 .",
+                        ".git::$INDEX_ALLOCATION", ".git:x", ".git\\x", ".\xe2\x80\x8dgit", ".gi\xe2\x81\xaft"})
+    CHECK(ws::is_git_dir_component(c));
+  for (const char* c : {".gitignore", ".git-x", ".gitx", "git", "git~", "git~10", "git~2", "x.git", ".g it",
+                        ".g\xe2\x80\x8bit" /* U+200B is not ignored by HFS+ */, ""})
+    CHECK_FALSE(ws::is_git_dir_component(c));
+}
+
+TEST_CASE("policies differ in secrets and protected paths", "[path_policy]") {
+  SECTION("read policy lists secret names only when asked to") {
+    auto rej = check_path(".secrets/api-key", ws::read_policy());
+    REQUIRE(rej);
+    CHECK(rej->rule == PathRule::secret);
+
+    ws::PathPolicy names = ws::read_policy();
+    names.allow_secret_names = true;
+    CHECK_FALSE(check_path(".secrets/api-key", names));
+    // Allowing secret names relaxes nothing else.
+    auto git = check_path(".secrets/../.git/config", names);
+    REQUIRE(git);
+    CHECK(git->rule == PathRule::dot_component);
+  }
+
+  SECTION("write and proposal policies protect the configured prefixes") {
+    for (const ws::PathPolicy& policy :
+         {ws::write_policy({"ops/", ".ws/config.json"}), ws::proposal_policy({"ops/", ".ws/config.json"})}) {
+      for (const char* p : {"ops/deploy.json", "ops", "OPS/x", ".ws/config.json", ".WS/Config.json"}) {
+        INFO(p);
+        auto rej = check_path(p, policy);
+        REQUIRE(rej);
+        CHECK(rej->rule == PathRule::protected_path);
+      }
+      for (const char* p : {"opsx/a.json", "agents/ops/a.json", ".ws/config.json.bak", ".ws/kinds/x.json"}) {
+        INFO(p);
+        CHECK_FALSE(check_path(p, policy));
+      }
+      // Secrets come before protection in the rule order.
+      auto rej = check_path(".secrets/k", policy);
+      REQUIRE(rej);
+      CHECK(rej->rule == PathRule::secret);
+    }
+    // The read policy protects nothing: reading a protected file is fine.
+    CHECK_FALSE(check_path("ops/deploy.json", ws::read_policy()));
+    CHECK_FALSE(check_path(".ws/config.json", ws::read_policy()));
+  }
+
+  SECTION("write policy protects .secrets/ even when secret names are allowed") {
+    ws::PathPolicy p = ws::write_policy();
+    p.allow_secret_names = true;
+    auto rej = check_path(".secrets/k", p);
+    REQUIRE(rej);
+    CHECK(rej->rule == PathRule::protected_path);
+  }
+}
+
+TEST_CASE("path rejection messages are exact and one line", "[path_policy]") {
+  auto msg = [](std::string_view p) {
+    auto rej = check_path(p, ws::write_policy({"ops/"}));
+    REQUIRE(rej);
+    return rej->message();
+  };
+  CHECK(msg("a/../b") ==
+        "refused path 'a/../b': dot-component ('.' and '..' are not allowed); "
+        "name the file by its plain repository-relative path");
+  CHECK(msg("a//b") ==
+        "refused path 'a//b': dot-component (empty components, as in 'a//b' or a trailing '/', are not allowed); "
+        "name the file by its plain repository-relative path");
+  CHECK(msg(".GIT/config") ==
+        "refused path '.GIT/config': git-dir (a component is a spelling of '.git', git's own directory); "
+        "rename that component");
+  CHECK(msg("ops/x") == "refused path 'ops/x': protected-path (the workspace protects this path); "
+                        "leave it out of the change");
+  CHECK(msg("/etc/passwd") ==
+        "refused path '/etc/passwd': absolute (paths are relative to the workspace root); drop the leading '/'");
+
+  // A hostile name cannot forge a second line or a terminal escape.
+  std::string forged = bytes("a\nerror: b\r\x01\x1b[2J\0\x7f", 18);
+  REQUIRE(forged.size() == 18);
+  std::string m = msg(forged);
+  CHECK(m ==
+        "refused path 'a\\nerror: b\\r\\x01\\x1b[2J\\x00\\x7f': control-char "
+        "(NUL and control characters are not allowed in names); rename the file");
+  CHECK(m.find('\n') == std::string::npos);
+  CHECK(m.find('\r') == std::string::npos);
+}
+
+TEST_CASE("printable_path escapes controls and broken UTF-8, keeps good UTF-8", "[path_policy]") {
+  using ws::detail::printable_path;
+  CHECK(printable_path("agents/a.json") == "agents/a.json");
+  CHECK(printable_path("caf\xc3\xa9") == "caf\xc3\xa9");
+  CHECK(printable_path("a\tb") == "a\\tb");
+  CHECK(printable_path("\xc2\x85") == "\\xc2\\x85");                      // C1 next-line
+  CHECK(printable_path("\xe2\x80\xa8") == "\\xe2\\x80\\xa8");             // U+2028 line separator
+  CHECK(printable_path("\xff" "a") == "\\xffa");                           // not UTF-8
+  CHECK(printable_path("\xc3") == "\\xc3");                                // truncated
+  CHECK(printable_path("\xe0\x80\xaf") == "\\xe0\\x80\\xaf");              // overlong '/'
+  CHECK(printable_path("\xed\xa0\x80") == "\\xed\\xa0\\x80");              // surrogate
+  CHECK(printable_path("\xf0\x9f\x98\x80") == "\xf0\x9f\x98\x80");         // emoji stays
+}
+
+TEST_CASE("every rule has a stable kebab-case name", "[path_policy]") {
+  CHECK(std::string(ws::path_rule_name(PathRule::empty)) == "empty");
+  CHECK(std::string(ws::path_rule_name(PathRule::unc_prefix)) == "unc-prefix");
+  CHECK(std::string(ws::path_rule_name(PathRule::drive_prefix)) == "drive-prefix");
+  CHECK(std::string(ws::path_rule_name(PathRule::absolute)) == "absolute");
+  CHECK(std::string(ws::path_rule_name(PathRule::dot_component)) == "dot-component");
+  CHECK(std::string(ws::path_rule_name(PathRule::backslash)) == "backslash");
+  CHECK(std::string(ws::path_rule_name(PathRule::control_char)) == "control-char");
+  CHECK(std::string(ws::path_rule_name(PathRule::git_dir)) == "git-dir");
+  CHECK(std::string(ws::path_rule_name(PathRule::secret)) == "secret");
+  CHECK(std::string(ws::path_rule_name(PathRule::protected_path)) == "protected-path");
+  CHECK(std::string(ws::path_rule_name(PathRule::too_long)) == "too-long");
+}

@@ -1,0 +1,323 @@
+// Confined reads against hostile trees: links (leaf and middle, pointing in
+// and out), hard links, FIFOs, sockets, oversized files, bad roots, and a root
+// replaced after start. Each read case runs through every resolution
+// strategy the machine offers, so the fallback walk is tested even where
+// openat2 exists.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <future>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "confined_open.h"
+#include "libcheck/workspace_root.h"
+#include "support/temp_repo.h"
+
+namespace fs = std::filesystem;
+using ws::FileRule;
+using ws::WorkspaceRoot;
+using ReadResult = WorkspaceRoot::ReadResult;
+
+namespace {
+
+void write_file(const fs::path& p, const std::string& bytes) {
+  fs::create_directories(p.parent_path());
+  std::ofstream f(p, std::ios::binary | std::ios::trunc);
+  f << bytes;
+  REQUIRE(f.good());
+}
+
+// root/ holds the workspace; outside/ is a sibling the links point at.
+struct HostileTree {
+  wstest::TempDir tmp;
+  fs::path root = fs::path(tmp.path()) / "root";
+  fs::path outside = fs::path(tmp.path()) / "outside";
+
+  HostileTree() {
+    write_file(root / "agents/a.json", "{\"name\":\"A\"}");
+    write_file(outside / "secret.txt", "outside bytes");
+    fs::create_symlink("agents/a.json", root / "link-in");                 // leaf, inside
+    fs::create_symlink(outside / "secret.txt", root / "link-out");         // leaf, outside
+    fs::create_symlink("agents", root / "dir-in");                         // middle, inside
+    fs::create_symlink(outside, root / "dir-out");                         // middle, outside
+    fs::create_symlink("../../outside", root / "agents/up");               // middle, relative escape
+    fs::create_symlink("missing", root / "dangling");                      // leaf, dangling
+    write_file(root / "hard.json", "{}");
+    fs::create_hard_link(root / "hard.json", root / "hard-twin.json");
+    fs::create_hard_link(outside / "secret.txt", root / "hard-out.txt");
+    REQUIRE(::mkfifo((root / "fifo").c_str(), 0600) == 0);
+    write_file(root / "cap/16.txt", std::string(16, 'x'));
+    write_file(root / "cap/17.txt", std::string(17, 'x'));
+    write_file(root / "empty.txt", "");
+  }
+};
+
+struct Strategy {
+  const char* name;
+  // Reads through this strategy: (rel, cap, for_write).
+  std::function<ReadResult(const std::string&, std::uint64_t, bool)> read;
+};
+
+// The public WorkspaceRoot (openat2 where available), plus each strategy
+// forced through the internal entry point on a directory fd of our own.
+std::vector<Strategy> strategies(const WorkspaceRoot& root, int dir_fd) {
+  std::vector<Strategy> out;
+  out.push_back({"WorkspaceRoot", [&root](const std::string& rel, std::uint64_t cap, bool w) {
+                   return w ? root.read_for_write(rel, cap) : root.read(rel, cap);
+                 }});
+  out.push_back({"walk", [dir_fd](const std::string& rel, std::uint64_t cap, bool w) {
+                   return ws::detail::read_beneath(dir_fd, rel, cap, w, ws::detail::Resolve::walk_only);
+                 }});
+  if (ws::detail::openat2_available()) {
+    out.push_back({"openat2", [dir_fd](const std::string& rel, std::uint64_t cap, bool w) {
+                     return ws::detail::read_beneath(dir_fd, rel, cap, w, ws::detail::Resolve::openat2_only);
+                   }});
+  } else {
+    WARN("openat2 is not available here; only the fallback walk is exercised");
+  }
+  return out;
+}
+
+std::string rule_of(const ReadResult& r) { return r.ok ? "ok" : ws::file_rule_name(r.error.rule); }
+
+}  // namespace
+
+TEST_CASE("confined reads refuse links, special files and oversized files", "[workspace_root]") {
+  HostileTree t;
+  auto root = WorkspaceRoot::open(t.root.string(), "");
+  REQUIRE(root.ok());
+  ws::detail::Fd dir(::open(t.root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  REQUIRE(dir.valid());
+
+  struct Case {
+    std::string rel;
+    std::string expect;  // "ok" or a rule name
+    bool for_write = false;
+    std::uint64_t cap = ws::kDefaultSizeCap;
+  };
+  const std::vector<Case> cases = {
+      {"agents/a.json", "ok"},
+      {"link-in", "symlink"},
+      {"link-out", "symlink"},
+      {"dangling", "symlink"},
+      {"dir-in/a.json", "symlink"},
+      {"dir-out/secret.txt", "symlink"},
+      {"agents/up/secret.txt", "symlink"},
+      {"hard.json", "ok"},
+      {"hard.json", "hard-link", true},
+      {"hard-twin.json", "hard-link", true},
+      {"hard-out.txt", "ok"},  // readable, but never to be replaced
+      {"hard-out.txt", "hard-link", true},
+      {"agents/a.json", "ok", true},
+      {"agents", "special-file"},
+      {"cap/16.txt", "ok", false, 16},
+      {"cap/17.txt", "too-large", false, 16},
+      {"cap/17.txt", "too-large", true, 16},
+      {"empty.txt", "ok", false, 0},
+      {"cap/16.txt", "too-large", false, 0},
+      {"nope.json", "not-found"},
+      {"agents/nope.json", "not-found"},
+      {"agents/a.json/x", "not-found"},  // a file in the middle
+      {"../outside/secret.txt", "not-found"},
+      {"agents/../../outside/secret.txt", "not-found"},
+      {"/etc/passwd", "not-found"},
+      {"", "not-found"},
+      {std::string("agents/a.json\0/../../x", 22), "not-found"},
+  };
+
+  for (const Strategy& s : strategies(*root, dir.get())) {
+    for (const Case& c : cases) {
+      INFO(s.name << ": '" << ws::detail::printable_path(c.rel) << "' cap " << c.cap
+                  << (c.for_write ? " for write" : ""));
+      ReadResult r = s.read(c.rel, c.cap, c.for_write);
+      CHECK(rule_of(r) == c.expect);
+      if (!r.ok) {
+        CHECK(r.error.path == c.rel);
+        CHECK(r.bytes.empty());
+      }
+    }
+    ReadResult ok = s.read("agents/a.json", ws::kDefaultSizeCap, false);
+    CHECK(ok.bytes == "{\"name\":\"A\"}");
+    CHECK(s.read("cap/16.txt", 16, false).bytes == std::string(16, 'x'));
+  }
+}
+
+TEST_CASE("reading a FIFO returns at once with special-file", "[workspace_root]") {
+  HostileTree t;
+  auto root = WorkspaceRoot::open(t.root.string(), "");
+  REQUIRE(root.ok());
+  ws::detail::Fd dir(::open(t.root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  REQUIRE(dir.valid());
+
+  for (const Strategy& s : strategies(*root, dir.get())) {
+    for (bool for_write : {false, true}) {
+      INFO(s.name << (for_write ? " for write" : ""));
+      auto pending = std::async(std::launch::async, [&] { return s.read("fifo", ws::kDefaultSizeCap, for_write); });
+      if (pending.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
+        // Unblock the stuck reader by opening the write end, so the test
+        // fails instead of hanging in the future's destructor.
+        int w = ::open((t.root / "fifo").c_str(), O_WRONLY | O_NONBLOCK);
+        if (w >= 0) ::close(w);
+        FAIL("read of a FIFO blocked for more than 5 s");
+      }
+      ReadResult r = pending.get();
+      CHECK(rule_of(r) == "special-file");
+    }
+  }
+}
+
+TEST_CASE("sockets and devices are special files", "[workspace_root]") {
+  HostileTree t;
+  auto root = WorkspaceRoot::open(t.root.string(), "");
+  REQUIRE(root.ok());
+  ws::detail::Fd dir(::open(t.root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  REQUIRE(dir.valid());
+
+  std::vector<std::string> specials;
+  ws::detail::Fd sock(::socket(AF_UNIX, SOCK_STREAM, 0));
+  REQUIRE(sock.valid());
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::string sock_path = (t.root / "sock").string();
+  if (sock_path.size() < sizeof addr.sun_path) {
+    std::copy(sock_path.begin(), sock_path.end(), addr.sun_path);
+    REQUIRE(::bind(sock.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    specials.push_back("sock");
+  } else {
+    WARN("temporary directory path too long for a unix socket; socket case skipped");
+  }
+  if (::mknod((t.root / "null").c_str(), S_IFCHR | 0600, makedev(1, 3)) == 0)
+    specials.push_back("null");
+  else
+    WARN("cannot make a device node here (not root); device case skipped");
+
+  for (const Strategy& s : strategies(*root, dir.get()))
+    for (const auto& rel : specials) {
+      INFO(s.name << ": " << rel);
+      CHECK(rule_of(s.read(rel, ws::kDefaultSizeCap, false)) == "special-file");
+    }
+}
+
+TEST_CASE("file error messages name the path and the rule", "[workspace_root]") {
+  HostileTree t;
+  auto root = WorkspaceRoot::open(t.root.string(), "");
+  REQUIRE(root.ok());
+  CHECK(root->read("dir-out/secret.txt").error.message() ==
+        "refused path 'dir-out/secret.txt': symlink (the path is or goes through a symbolic link, "
+        "and links are never followed); replace the link with the file itself");
+  CHECK(root->read_for_write("hard.json").error.message() ==
+        "refused path 'hard.json': hard-link (the file has more than one link, so replacing it would "
+        "change the other names too); copy the file to break the link");
+  CHECK(root->read("fifo").error.message() ==
+        "refused path 'fifo': special-file (not a regular file: a FIFO, device, socket or directory); "
+        "remove it or move it out of the workspace");
+  CHECK(root->read("cap/17.txt", 16).error.message() ==
+        "refused path 'cap/17.txt': too-large (over the size cap); "
+        "split the file or raise \"size_cap\" in .ws/config.json");
+  CHECK(root->read("nope\n.json").error.message() ==
+        "cannot read 'nope\\n.json': not-found (no such file beneath the workspace root); check the path");
+}
+
+TEST_CASE("workspace root refuses / and the home directory", "[workspace_root]") {
+  wstest::TempDir home;
+  fs::create_directories(fs::path(home.path()) / "repo");
+
+  auto slash = WorkspaceRoot::open("/", home.path());
+  REQUIRE_FALSE(slash.ok());
+  CHECK(slash.error().code == ws::Errc::refused);
+  CHECK(slash.error().message ==
+        "refused workspace root '/': the file system root is not a workspace; run inside a repository");
+  // Spelled otherwise, it is still the root.
+  CHECK_FALSE(WorkspaceRoot::open("/tmp/..", "").ok());
+
+  const std::string expect = "refused workspace root '" + home.path() +
+                             "': it is the home directory; run inside a repository below it";
+  for (const std::string& spelling : {home.path(), home.path() + "/", home.path() + "/.", home.path() + "/repo/.."}) {
+    INFO(spelling);
+    auto r = WorkspaceRoot::open(spelling, home.path());
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ws::Errc::refused);
+    CHECK(r.error().message == expect);
+  }
+  // $HOME given through a link is compared in canonical form too.
+  fs::path home_link = fs::path(home.path()) / "repo" / "home-link";
+  fs::create_directory_symlink(home.path(), home_link);
+  CHECK_FALSE(WorkspaceRoot::open(home.path(), home_link.string()).ok());
+
+  auto repo = WorkspaceRoot::open(home.path() + "/repo", home.path());
+  REQUIRE(repo.ok());
+  CHECK(repo->path() == home.path() + "/repo");
+  // An empty home skips that check.
+  CHECK(WorkspaceRoot::open(home.path(), "").ok());
+}
+
+TEST_CASE("workspace root must exist and be a directory", "[workspace_root]") {
+  wstest::TempDir tmp;
+  auto missing = WorkspaceRoot::open(tmp.path() + "/missing", "");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().code == ws::Errc::environment);
+  CHECK(missing.error().message ==
+        "cannot open workspace root '" + tmp.path() + "/missing': No such file or directory");
+
+  write_file(fs::path(tmp.path()) / "file", "x");
+  auto file = WorkspaceRoot::open(tmp.path() + "/file", "");
+  REQUIRE_FALSE(file.ok());
+  CHECK(file.error().code == ws::Errc::environment);
+}
+
+TEST_CASE("a root replaced after start is noticed", "[workspace_root]") {
+  wstest::TempDir tmp;
+  fs::path dir = fs::path(tmp.path()) / "ws";
+  write_file(dir / "a.json", "old");
+  auto root = WorkspaceRoot::open(dir.string(), "");
+  REQUIRE(root.ok());
+  REQUIRE(root->verify_unchanged().ok());
+
+  SECTION("another directory at the same path") {
+    fs::rename(dir, fs::path(tmp.path()) / "ws-away");
+    write_file(dir / "a.json", "new");
+    auto st = root->verify_unchanged();
+    REQUIRE_FALSE(st.ok());
+    CHECK(st.error().code == ws::Errc::refused);
+    CHECK(st.error().message == "refused to write: workspace root '" + dir.string() +
+                                    "' was replaced by another directory since start (device or inode changed); "
+                                    "run the command again");
+    // Reads stay pinned to the directory opened at start.
+    CHECK(root->read("a.json").bytes == "old");
+  }
+  SECTION("a link to the original directory") {
+    fs::rename(dir, fs::path(tmp.path()) / "ws-away");
+    fs::create_directory_symlink(fs::path(tmp.path()) / "ws-away", dir);
+    CHECK_FALSE(root->verify_unchanged().ok());
+  }
+  SECTION("removed") {
+    fs::remove_all(dir);
+    auto st = root->verify_unchanged();
+    REQUIRE_FALSE(st.ok());
+    CHECK(st.error().message == "refused to write: workspace root '" + dir.string() +
+                                    "' is gone (No such file or directory); run the command again in the workspace");
+  }
+}
+
+TEST_CASE("a moved-from root reads nothing", "[workspace_root]") {
+  wstest::TempDir tmp;
+  write_file(fs::path(tmp.path()) / "a.json", "x");
+  auto root = WorkspaceRoot::open(tmp.path(), "");
+  REQUIRE(root.ok());
+  WorkspaceRoot moved = std::move(root).value();
+  CHECK(moved.read("a.json").bytes == "x");
+  WorkspaceRoot other = std::move(moved);
+  CHECK(rule_of(moved.read("a.json")) == "io");  // NOLINT(bugprone-use-after-move): on purpose
+  CHECK(other.read("a.json").bytes == "x");
+}
