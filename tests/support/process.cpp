@@ -118,3 +118,40 @@ RunResult ws(const std::string& name, const std::vector<std::string>& args,
 }
 
 }  // namespace wstest
+
+namespace wstest {
+int run_and_kill(const std::vector<std::string>& argv, const RunOptions& options, int delay_us) {
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) {
+    std::string kv = *e;
+    std::string key = kv.substr(0, kv.find('='));
+    bool drop = options.env.count(key) > 0;
+    for (auto& u : options.unset_env) drop = drop || u == key;
+    if (!drop) env_strings.push_back(kv);
+  }
+  for (auto& [k, v] : options.env) env_strings.push_back(k + "=" + v);
+  std::vector<char*> envp;
+  for (auto& s : env_strings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> args = argv;
+  std::vector<char*> argp;
+  for (auto& a : args) argp.push_back(a.data());
+  argp.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    int devnull = open("/dev/null", O_RDWR);
+    dup2(devnull, 0);
+    dup2(devnull, 1);
+    dup2(devnull, 2);
+    if (!options.cwd.empty() && chdir(options.cwd.c_str()) != 0) _exit(127);
+    execve(argp[0], argp.data(), envp.data());
+    _exit(127);
+  }
+  usleep(static_cast<useconds_t>(delay_us));
+  kill(pid, SIGKILL);
+  int st = 0;
+  waitpid(pid, &st, 0);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+}  // namespace wstest

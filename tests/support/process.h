@@ -34,3 +34,10 @@ RunResult ws(const std::string& name, const std::vector<std::string>& args,
              const std::string& cwd, const RunOptions& extra = {});
 
 }  // namespace wstest
+
+namespace wstest {
+// Starts argv (output discarded), waits `delay_us` microseconds, then sends
+// SIGKILL (if it is still running) and reaps it. Returns the exit status
+// (128+9 when the kill landed).
+int run_and_kill(const std::vector<std::string>& argv, const RunOptions& options, int delay_us);
+}  // namespace wstest
