@@ -1,10 +1,54 @@
 #include "libcheck/repository.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
+
+#include <git2/sys/repository.h>
 
 #include "git_util.h"
 
 namespace ws {
+
+namespace {
+
+// Git runs hooks with the objects and the index of the operation in progress
+// named by environment variables rather than at their usual places:
+//  - pre-receive: the pushed objects wait in a quarantine directory
+//    (GIT_OBJECT_DIRECTORY; the repository's own objects are then listed in
+//    GIT_ALTERNATE_OBJECT_DIRECTORIES) until the hooks accept the push;
+//  - pre-commit under `git commit -a` or `git commit PATHS`: the index being
+//    committed is GIT_INDEX_FILE (.git/index.lock, .git/next-index-*.lock).
+// libgit2 reads these only with GIT_REPOSITORY_OPEN_FROM_ENV, which would
+// also change discovery (GIT_DIR, GIT_WORK_TREE, ceilings); so only these
+// three are applied, for reading: their objects are added as alternates.
+int apply_git_environment(git_repository* repo) {
+  const char* objects = std::getenv("GIT_OBJECT_DIRECTORY");
+  const char* alternates = std::getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+  if ((objects && *objects) || (alternates && *alternates)) {
+    git_odb* raw = nullptr;
+    if (git_repository_odb(&raw, repo) < 0) return -1;
+    git::Odb odb(raw);
+    if (objects && *objects && git_odb_add_disk_alternate(odb.get(), objects) < 0) return -1;
+    std::string_view list = alternates ? alternates : "";
+    while (!list.empty()) {
+      auto colon = list.find(':');
+      std::string one(list.substr(0, colon));
+      list = colon == std::string_view::npos ? std::string_view() : list.substr(colon + 1);
+      if (!one.empty() && git_odb_add_disk_alternate(odb.get(), one.c_str()) < 0) return -1;
+    }
+  }
+  const char* index_file = std::getenv("GIT_INDEX_FILE");
+  if (index_file && *index_file && git_repository_is_bare(repo) != 1) {
+    git_index* raw = nullptr;
+    if (git_index_open(&raw, index_file) < 0) return -1;
+    git::Index index(raw);
+    if (git_repository_set_index(repo, index.get()) < 0) return -1;
+  }
+  return 0;
+}
+
+}  // namespace
 
 Result<Repository> Repository::open(const std::string& dir) {
   git::ensure_init();
@@ -14,6 +58,8 @@ Result<Repository> Repository::open(const std::string& dir) {
     return make_error(Errc::environment,
                       "not a git repository: '" + dir + "' (or any parent); run 'git init' or pass -C DIR", dir);
   if (rc < 0) return git::error(Errc::environment, "cannot open repository at '" + dir + "'");
+  if (apply_git_environment(r.repo_) < 0)
+    return git::error(Errc::environment, "cannot use GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES or GIT_INDEX_FILE");
   return r;
 }
 

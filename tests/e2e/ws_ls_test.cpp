@@ -158,7 +158,7 @@ TEST_CASE("ws-ls --max ends a capped listing with an explicit truncation record"
   CHECK(t["omitted"] == 2);
 }
 
-TEST_CASE("ws-ls -z ends paths with NUL; --kind filters", "[ws-ls]") {
+TEST_CASE("ws-ls -z ends paths with NUL and --kind filters", "[ws-ls]") {
   TempRepo repo;
   seed(repo);
   auto r = ws("ws-ls", {"-z", "--kind", "agent"}, repo.path());
