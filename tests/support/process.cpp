@@ -111,7 +111,7 @@ RunResult ws(const std::string& name, const std::vector<std::string>& args,
   argv.insert(argv.end(), args.begin(), args.end());
   RunOptions o = extra;
   o.cwd = cwd;
-  o.unset_env.insert(o.unset_env.end(), {"NO_COLOR", "WS_SESSION", "CLICOLOR_FORCE", "GIT_DIR",
+  o.unset_env.insert(o.unset_env.end(), {"NO_COLOR", "WS_SESSION", "CLICOLOR_FORCE", "GIT_DIR", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
                                          "GIT_WORK_TREE", "GIT_INDEX_FILE"});
   if (!o.env.count("WS_KINDS_DIR")) o.env["WS_KINDS_DIR"] = std::string(WS_SOURCE_DIR) + "/schemas/kinds";
   return run(argv, o);
