@@ -1,0 +1,270 @@
+// Kind manifests: loading, routing, overlays, refusal of bad manifests, names.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "libcheck/kinds.h"
+
+namespace {
+
+std::string kinds_dir() { return std::string(WS_SOURCE_DIR) + "/schemas/kinds"; }
+
+ws::KindPack default_pack() {
+  auto pack = ws::KindPack::load(kinds_dir());
+  REQUIRE(pack.ok());
+  return std::move(pack).value();
+}
+
+std::map<std::string, std::string> default_texts() {
+  std::map<std::string, std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(kinds_dir())) {
+    std::ifstream in(e.path());
+    out[e.path().filename().string()] = std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  return out;
+}
+
+std::string route_name(const ws::KindPack& pack, std::string_view path) {
+  const ws::Kind* k = pack.route(path);
+  return k ? k->name : "";
+}
+
+}  // namespace
+
+TEST_CASE("the default kind pack loads with its twelve kinds", "[kinds]") {
+  ws::KindPack pack = default_pack();
+  REQUIRE(pack.kinds().size() == 12);
+  const ws::Kind* agent = pack.by_name("agent");
+  REQUIRE(agent);
+  CHECK(agent->dir == "agents/");
+  CHECK(agent->extension == ".json");
+  CHECK(agent->format == ws::Format::json);
+  CHECK(agent->symbol_root == "Agents");
+  CHECK(agent->name_pointer == "/name");
+  REQUIRE(agent->refs.size() == 4);
+  CHECK(agent->refs[1].pointer == "/tools/*");
+  CHECK(agent->refs[1].target_kind == "ai-tool");
+  CHECK(agent->schema.is_object());
+
+  const ws::Kind* index = pack.by_name("index");
+  REQUIRE(index);
+  CHECK(index->refs[1].member_of == "/node");
+  const ws::Kind* node = pack.by_name("node-type");
+  REQUIRE(node);
+  CHECK(node->member_pointer == "/fields/*/name");
+  CHECK(node->implicit_members == std::vector<std::string>{"Type"});
+  const ws::Kind* secret = pack.by_name("secret");
+  REQUIRE(secret);
+  CHECK(secret->never_read);
+  CHECK(secret->name_from_filename);
+  CHECK(secret->format == ws::Format::opaque);
+  CHECK(secret->extension.empty());
+  CHECK(pack.by_name("endpoint")->scope.size() == 11);
+  CHECK(std::string(ws::format_name(ws::Format::markdown)) == "markdown");
+
+  CHECK(pack.by_root("Agents") == agent);
+  CHECK(pack.by_root("N") == node);
+  CHECK(pack.by_root("Secrets") == secret);
+  CHECK(pack.by_root("Nope") == nullptr);
+  CHECK(pack.by_root("") == nullptr);  // access-grant defines no symbol
+  CHECK(pack.by_name("nope") == nullptr);
+  CHECK(pack.digest().size() == 40);
+}
+
+TEST_CASE("routing sends each kind's folder to its kind and nothing else", "[kinds]") {
+  ws::KindPack pack = default_pack();
+  struct Row {
+    const char* path;
+    const char* kind;  // "" for unrouted
+  };
+  const Row rows[] = {
+      {"agents/AGtriage01.json", "agent"},
+      {"ai-tools/TLlookup01.cs", "ai-tool"},
+      {"endpoints/EPtriage01.cs", "endpoint"},
+      {"prompts/PRtone01.md", "prompt"},
+      {"skills/SKsummarize01.md", "skill"},
+      {"tasks/TKdigest01.json", "task"},
+      {"node-types/NTticket01.json", "node-type"},
+      {"edge-types/EDraised01.json", "edge-type"},
+      {"indexes/IXopen01.json", "index"},
+      {"access/groups/GRsupport01.json", "access-group"},
+      {"access/grants/GTsupport01.json", "access-grant"},
+      {".secrets/SupportMailbox", "secret"},
+      {".secrets/key.v2", "secret"},
+      {"agents/a.b-c_d.json", "agent"},
+      {"agents/7.json", "agent"},
+      // nested folders are not the kind's folder
+      {"agents/sub/AG01.json", ""},
+      {".secrets/sub/X", ""},
+      {"access/AG01.json", ""},
+      {"access/groups/sub/G.json", ""},
+      // wrong extension
+      {"agents/AG01.yaml", ""},
+      {"agents/AG01.json.bak", ""},
+      {"agents/AG01", ""},
+      {"endpoints/EP01.json", ""},
+      {"prompts/PR01.txt", ""},
+      // bad id segments
+      {"agents/.json", ""},
+      {"agents/.hidden.json", ""},
+      {"agents/-x.json", ""},
+      {"agents/a b.json", ""},
+      {"agents/_x.json", ""},
+      {".secrets/.x", ""},
+      {".secrets/", ""},
+      {"agents/", ""},
+      {"agents", ""},
+      // elsewhere
+      {"README.md", ""},
+      {"docs/agents/AG01.json", ""},
+      {"Agents/AG01.json", ""},
+      {"", ""},
+  };
+  for (const Row& row : rows) {
+    INFO(row.path);
+    CHECK(route_name(pack, row.path) == row.kind);
+  }
+}
+
+TEST_CASE("an overlay replaces a kind of the same name and adds new ones", "[kinds]") {
+  auto defaults = default_texts();
+  std::map<std::string, std::string> overlay{
+      {"agent.json", R"({"kind": "agent", "files": "bots/*.json", "format": "json", "symbol": "Agents",
+                         "schema": {"type": "object"}})"},
+      {"runbook.json", R"({"kind": "runbook", "files": "ops/runbooks/*.md", "format": "markdown",
+                           "symbol": "Runbooks", "references": [{"at": "/agents/*", "kind": "agent"}]})"},
+  };
+  auto pack = ws::KindPack::from_texts(defaults, overlay);
+  REQUIRE(pack.ok());
+  CHECK(pack->kinds().size() == 13);
+  CHECK(route_name(*pack, "bots/x.json") == "agent");
+  CHECK(route_name(*pack, "agents/x.json").empty());
+  CHECK(pack->by_name("agent")->refs.empty());
+  CHECK(pack->by_name("agent")->source == "agent.json");
+  CHECK(route_name(*pack, "ops/runbooks/restart.md") == "runbook");
+  CHECK(pack->by_root("Runbooks")->name == "runbook");
+  CHECK(pack->by_name("runbook")->name_pointer == "/name");
+
+  auto plain = ws::KindPack::from_texts(defaults);
+  REQUIRE(plain.ok());
+  CHECK(plain->digest() != pack->digest());
+  auto again = ws::KindPack::from_texts(defaults);
+  CHECK(again->digest() == plain->digest());
+}
+
+TEST_CASE("load reads an overlay folder and tolerates a missing one", "[kinds]") {
+  auto dir = std::filesystem::temp_directory_path() / ("ws-kinds-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream(dir / "skill.json") << R"({"kind": "skill", "files": "playbooks/*.md", "format": "markdown",
+                                             "symbol": "Skills"})";
+    std::ofstream(dir / "notes.txt") << "not a manifest";
+  }
+  auto pack = ws::KindPack::load(kinds_dir(), dir.string());
+  REQUIRE(pack.ok());
+  CHECK(route_name(*pack, "playbooks/p.md") == "skill");
+  CHECK(pack->by_name("skill")->source == (dir / "skill.json").string());
+  auto missing = ws::KindPack::load(kinds_dir(), (dir / "absent").string());
+  CHECK(missing.ok());
+  {
+    std::ofstream(dir / "broken.json") << "{ not json";
+  }
+  auto broken = ws::KindPack::load(kinds_dir(), dir.string());
+  REQUIRE_FALSE(broken.ok());
+  CHECK(broken.error().code == ws::Errc::invalid);
+  CHECK_THAT(broken.error().message, Catch::Contains("broken.json") && Catch::Contains("not valid JSON"));
+  std::filesystem::remove_all(dir);
+
+  auto none = ws::KindPack::load((dir / "nowhere").string());
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.error().code == ws::Errc::environment);
+}
+
+TEST_CASE("invalid manifests are refused with a message naming the manifest", "[kinds]") {
+  auto defaults = default_texts();
+  struct Row {
+    const char* text;
+    const char* expect;
+  };
+  const Row rows[] = {
+      {R"([1])", "a manifest is a JSON object"},
+      {R"({"files": "x/*.json", "format": "json"})", "missing required key 'kind'"},
+      {R"({"kind": "x", "format": "json"})", "missing required key 'files'"},
+      {R"({"kind": "x", "files": "x/*.json"})", "missing required key 'format'"},
+      {R"({"kind": "x", "files": "x/*.json", "format": "json", "colour": 1})", "unknown key 'colour'"},
+      {R"({"kind": "X Y", "files": "x/*.json", "format": "json"})", "'kind'"},
+      {R"({"kind": "x", "files": "*.json", "format": "json"})", "'files'"},
+      {R"({"kind": "x", "files": "x/*.json/", "format": "json"})", "'files'"},
+      {R"({"kind": "x", "files": "../x/*.json", "format": "json"})", "'files'"},
+      {R"({"kind": "x", "files": "x/y*.json", "format": "json"})", "'files'"},
+      {R"({"kind": "x", "files": "x/*.json", "format": "yaml"})", "'format'"},
+      {R"({"kind": "x", "files": "x/*.json", "format": "json", "symbol": "class"})", "'symbol'"},
+      {R"({"kind": "x", "files": "x/*.json", "format": "json", "name": "name"})", "'name'"},
+      {R"({"kind": "x", "files": "x/*.cs", "format": "csharp", "name": "/a/b"})", "header key"},
+      {R"({"kind": "x", "files": "x/*", "format": "opaque", "name": "/name"})", "\"filename\""},
+      {R"({"kind": "x", "files": "x/*.json", "format": "json", "references": [{"at": "/a"}]})", "'kind'"},
+      {R"({"kind": "x", "files": "x/*.json", "format": "json", "references": [{"at": "a", "kind": "agent"}]})", "'at'"},
+      {R"({"kind": "x", "files": "x/*.json", "format": "json", "references": [{"at": "/a", "kind": "nope"}]})",
+       "unknown kind 'nope'"},
+      {R"({"kind": "x", "files": "x/*.json", "format": "json", "references": [{"at": "/a", "kind": "agent", "member_of": "/b"}]})",
+       "has none"},
+      {R"({"kind": "x", "files": "x/*.json", "format": "json", "scope": ["Nowhere"]})", "'Nowhere'"},
+      {R"({"kind": "x", "files": "x/*.json", "format": "json", "symbol": "Agents"})", "symbol root 'Agents'"},
+      {R"({"kind": "x", "files": "agents/*.json", "format": "json"})", "overlap"},
+      {R"({"kind": "x", "files": "x/*.json", "format": "json", "schema": {"type": "object", "properties": {"a": {"pattern": "("}}}})",
+       "invalid schema"},
+      {R"({"kind": "x", "files": "x/*.json", "format": "json", "schema": 5})", "invalid schema"},
+      {R"({"kind": "x", "files": "x/*.json", "format": "json", "never_read": true})", "opaque"},
+      {R"({"kind": "x", "files": "x/*.json", "format": "json", "members": {"at": "/f/*", "implicit": ["int"]}})",
+       "implicit"},
+  };
+  for (const Row& row : rows) {
+    INFO(row.text);
+    auto pack = ws::KindPack::from_texts(defaults, {{"bad.json", row.text}});
+    REQUIRE_FALSE(pack.ok());
+    CHECK(pack.error().code == ws::Errc::invalid);
+    CHECK_THAT(pack.error().message, Catch::StartsWith("kind manifest 'bad.json': "));
+    CHECK_THAT(pack.error().message, Catch::Contains(row.expect));
+  }
+
+  std::string deep = std::string(10000, '[') + std::string(10000, ']');
+  auto pack = ws::KindPack::from_texts(
+      defaults, {{"deep.json", R"({"kind": "x", "files": "x/*.json", "format": "json", "schema": )" + deep + "}"}});
+  REQUIRE_FALSE(pack.ok());
+  CHECK_THAT(pack.error().message, Catch::Contains("deeper"));
+
+  auto twice = defaults;
+  twice["agent2.json"] = defaults["agent.json"];
+  auto dup = ws::KindPack::from_texts(twice);
+  REQUIRE_FALSE(dup.ok());
+  CHECK_THAT(dup.error().message, Catch::Contains("also defined by"));
+}
+
+TEST_CASE("default_kinds_dir honours WS_KINDS_DIR and falls back to the source tree", "[kinds]") {
+  ::setenv("WS_KINDS_DIR", "/somewhere/kinds", 1);
+  CHECK(ws::default_kinds_dir() == "/somewhere/kinds");
+  ::unsetenv("WS_KINDS_DIR");
+  std::string dir = ws::default_kinds_dir();
+  CHECK(std::filesystem::exists(std::filesystem::path(dir) / "agent.json"));
+}
+
+TEST_CASE("symbol names are C# identifiers that are not keywords", "[kinds]") {
+  for (const char* ok : {"Triage", "_x", "a1", "LookupCustomer", "var", "async", "dynamic", "Class", "N"}) {
+    INFO(ok);
+    CHECK(ws::is_valid_symbol_name(ok));
+  }
+  for (const char* bad : {"", "class", "int", "null", "true", "while", "1abc", "a-b", "a.b", "a b", "Ä", "über"}) {
+    INFO(bad);
+    CHECK_FALSE(ws::is_valid_symbol_name(bad));
+  }
+  CHECK(ws::is_csharp_keyword("abstract"));
+  CHECK(ws::is_csharp_keyword("volatile"));
+  CHECK(ws::is_csharp_keyword("stackalloc"));
+  CHECK_FALSE(ws::is_csharp_keyword("var"));
+  CHECK_FALSE(ws::is_csharp_keyword("Class"));
+
+  for (const char* ok : {"a", "A0", "a.b", "a-b_c", "7", "x.json"}) CHECK(ws::is_valid_id_segment(ok));
+  for (const char* bad : {"", ".a", "-a", "_a", "a/b", "a b", "a\\b", "é"}) CHECK_FALSE(ws::is_valid_id_segment(bad));
+}

@@ -1,0 +1,222 @@
+// The C# reader: header lines, top-level statement bodies, and code
+// references from member-access chains only.
+#include "reader_test_util.h"
+
+using namespace reader_test;
+using Strings = std::vector<std::string>;
+
+namespace {
+
+const char* kHeader = "// name: X\n// route: /x\n// method: GET\n";
+
+ws::Definition endpoint(const std::string& body) { return read("endpoints/e.cs", kHeader + body); }
+
+}  // namespace
+
+TEST_CASE("csharp: the example endpoints", "[reader][csharp]") {
+  ws::Definition d = read("endpoints/EPtriage01.cs", example("endpoints/EPtriage01.cs"));
+  CHECK(d.kind == "endpoint");
+  CHECK(d.diagnostics.empty());
+  CHECK(d.name == "TriageTicket");
+  CHECK(at(d.name_span) == "1:10-1:22");
+  CHECK(refs(d) == Strings{"node-type Ticket.Type @5:30-5:43", "agent Triage @6:20-6:33",
+                           "prompt TriageInstructions @6:46-6:72", "secret SupportMailbox @7:19-7:41"});
+  CHECK(d.refs[1].text == "Agents.Triage");
+  CHECK(d.refs[1].origin == ws::RefOrigin::code);
+  CHECK(d.refs[0].member == "Type");
+
+  d = read("endpoints/EPdigest01.cs", example("endpoints/EPdigest01.cs"));
+  CHECK(d.diagnostics.empty());
+  CHECK(d.name == "DailyDigest");
+  CHECK(at(d.name_span) == "1:10-1:21");
+  CHECK(refs(d) == Strings{"index OpenTickets @4:18-4:37", "node-type Ticket.Type @5:52-5:65"});
+}
+
+TEST_CASE("csharp: the example AI tools", "[reader][csharp]") {
+  ws::Definition d = read("ai-tools/TLlookup01.cs", example("ai-tools/TLlookup01.cs"));
+  CHECK(d.kind == "ai-tool");
+  CHECK(d.diagnostics.empty());
+  CHECK(d.name == "LookupCustomer");
+  CHECK(at(d.name_span) == "1:10-1:24");
+  CHECK(refs(d) == Strings{"node-type Customer.Type @3:36-3:51", "node-type Customer.Email @3:53-3:69",
+                           "node-type Ticket.Type @4:32-4:45", "node-type Ticket.Customer @4:47-4:64"});
+
+  // the comment "The billing agent takes over" is not a reference; Agents.Billing is
+  d = read("ai-tools/TLroute01.cs", example("ai-tools/TLroute01.cs"));
+  CHECK(d.diagnostics.empty());
+  CHECK(d.name == "RouteTicket");
+  CHECK(refs(d) == Strings{"node-type Ticket.Type @3:30-3:43", "node-type Ticket.Status @4:12-4:27",
+                           "agent Billing @8:18-8:32"});
+}
+
+TEST_CASE("csharp: the header", "[reader][csharp]") {
+  ws::Definition d = read("endpoints/e.cs", "// name: X\n// route: /x\n// method: GET\n// toosl: a\nreturn 1;\n");
+  CHECK(only_diag(d) == "WS006 4:4 unknown field 'toosl' in endpoint; allowed: description, method, name, route");
+  CHECK(at(d.diagnostics[0].span) == "4:4-4:9");
+  CHECK(d.name == "X");
+
+  d = read("endpoints/e.cs", "// name: X\n// route: /x\n// method: GET\n// name: Y\nreturn 1;\n");
+  CHECK(only_diag(d) == "WS015 4:4 duplicate header key 'name'");
+  CHECK(d.name == "X");
+
+  d = read("endpoints/e.cs", "// route: /x\n// method: GET\nreturn 1;\n");
+  CHECK(only_diag(d) == "WS007 1:1 missing name: the file has no '// name: ...' header line");
+  d = read("endpoints/e.cs", "return 1;\n");
+  CHECK(diags(d) == Strings{"WS006 1:1 missing required field 'method'", "WS006 1:1 missing required field 'route'",
+                            "WS007 1:1 missing name: the file has no '// name: ...' header line"});
+
+  d = read("endpoints/e.cs", "// name: class\n// route: /x\n// method: GET\n");
+  CHECK(only_diag(d) == "WS008 1:10 invalid name 'class': it is a C# keyword, so code could not write Endpoints.class");
+
+  d = read("endpoints/e.cs", "// name: X\n// route: x\n// method: FETCH\n");
+  CHECK(diags(d) == Strings{"WS006 2:11 'route' must match the pattern '^/'",
+                            "WS006 3:12 'method' must be one of GET, POST, PUT, PATCH, DELETE"});
+
+  // the header ends at the first line that is not `// key: value`
+  d = read("endpoints/e.cs", "// name: X\n// Route: /x\n// route: /x\n// method: GET\n");
+  CHECK(diags(d) == Strings{"WS006 1:1 missing required field 'method'", "WS006 1:1 missing required field 'route'"});
+  d = read("endpoints/e.cs", "// name: X\n\n// route: /x\n// method: GET\n");
+  CHECK(d.diagnostics.size() == 2);
+
+  // values are trimmed; CR of a CRLF file is not part of them; an empty value is ""
+  d = read("ai-tools/t.cs", "//name:Tight  \r\n// description:\r\nreturn N.Ticket.Status;\r\n");
+  CHECK(d.diagnostics.empty());
+  CHECK(d.name == "Tight");
+  CHECK(at(d.name_span) == "1:8-1:13");
+  CHECK(refs(d) == Strings{"node-type Ticket.Status @3:8-3:23"});
+}
+
+TEST_CASE("csharp: bodies are top-level statements", "[reader][csharp]") {
+  ws::Definition d = read("ai-tools/t.cs", "// name: T\nvar x = await Foo.Bar(); return x;\n");
+  CHECK(d.diagnostics.empty());
+  d = read("ai-tools/t.cs",
+           "// name: T\nusing System.Linq;\nvar xs = new[] { 1, 2 };\nforeach (var i in xs) { if (i > 1) break; }\n"
+           "int Twice(int v) => v * 2;\nswitch (xs.Length) { case 0: return null; default: return Twice(xs[0]); }\n");
+  CHECK(d.diagnostics.empty());
+  CHECK(only_diag(endpoint("var x = ;\n")) == "WS001 4:7 syntax error: unexpected '='");
+  CHECK(only_diag(endpoint("var x = Foo(1;\n")) == "WS001 4:14 syntax error: missing ')'");
+  CHECK(only_diag(endpoint("if (x) { return 1;\n")) == "WS001 4:19 syntax error: missing '}'");
+  // with a syntax error the header still names the definition, but no code references are read
+  d = endpoint("var x = Agents.Triage;\nvar y = (;\n");
+  CHECK(d.name == "X");
+  CHECK(d.refs.empty());
+  CHECK(has_code(d, ws::DiagCode::syntax_error));
+}
+
+TEST_CASE("csharp: references come from chains, never from strings or comments", "[reader][csharp]") {
+  ws::Definition d = endpoint(
+      "var a = \"Agents.Triage\";\n"               // 4
+      "// Agents.Triage\n"                         // 5
+      "/* Agents.Triage */\n"                      // 6
+      "var b = @\"Agents.Triage\" + \"\"\"Agents.Triage\"\"\";\n"  // 7
+      "var c = $\"Agents.Triage {Agents.Billing} {x:N2}\";\n"     // 8
+      "var d = 'A';\n"                             // 9
+      "N.Ticket t = N.Ticket;\n"                   // 10
+      "var e = N.Ticket.Status.ToString();\n"      // 11
+      "var f = Agents;\n"                          // 12
+      "var g = this.Agents.Triage;\n"              // 13
+      "var h = Agents.Triage.Run(x).Then(Prompts.Tone);\n"  // 14
+      "var i = Other.Agents.Triage;\n"             // 15
+      "var j = Agents?.Triage;\n");                // 16
+  CHECK(d.diagnostics.empty());
+  CHECK(refs(d) == Strings{"agent Billing @8:26-8:40", "node-type Ticket @10:1-10:9", "node-type Ticket @10:14-10:22",
+                           "node-type Ticket.Status @11:9-11:24", "agent Triage @14:9-14:22",
+                           "prompt Tone @14:35-14:47"});
+  CHECK(d.refs[3].text == "N.Ticket.Status");
+  CHECK(d.refs[1].member.empty());  // N.Ticket alone names the type, no member
+  CHECK(d.refs[4].member.empty());  // only node types have members: .Run is runtime API
+}
+
+TEST_CASE("csharp: a local named like a root shadows it in the whole file", "[reader][csharp]") {
+  struct Row {
+    const char* body;
+    const char* where;  // the declaration's position
+  };
+  const Row rows[] = {
+      {"var Agents = Load();\nreturn Agents.Triage;\n", "4:5"},
+      {"int F(int Agents) => Agents.Triage;\nreturn Agents.Triage;\n", "4:11"},
+      {"var f = Agents => Agents.Triage;\nreturn Agents.Triage;\n", "4:9"},
+      {"var f = (int Agents) => 1;\nreturn Agents.Triage;\n", "4:14"},
+      {"foreach (var Agents in all) { }\nreturn Agents.Triage;\n", "4:14"},
+      {"void Agents() { }\nreturn Agents.Triage;\n", "4:6"},
+      {"try { } catch (Exception Agents) { }\nreturn Agents.Triage;\n", "4:26"},
+      {"Parse(out var Agents);\nreturn Agents.Triage;\n", "4:15"},
+      {"if (o is Foo Agents) { }\nreturn Agents.Triage;\n", "4:14"},
+  };
+  for (const Row& row : rows) {
+    INFO(row.body);
+    ws::Definition d = endpoint(row.body);
+    REQUIRE(d.diagnostics.size() == 1);
+    CHECK(d.diagnostics[0].code == ws::DiagCode::shadowed_root);
+    CHECK(d.diagnostics[0].severity == ws::Severity::warning);
+    CHECK(fmt::format("{}:{}", d.diagnostics[0].span.start.line, d.diagnostics[0].span.start.column) == row.where);
+    CHECK_THAT(d.diagnostics[0].message, Catch::Contains("local 'Agents' shadows the symbol root Agents"));
+    CHECK(d.refs.empty());
+  }
+  // other roots still count; a local of another name shadows nothing
+  ws::Definition d = endpoint("var Agents = 1;\nvar agents = 2;\nreturn Prompts.Tone;\n");
+  CHECK(refs(d) == Strings{"prompt Tone @6:8-6:20"});
+  d = endpoint("var agents = Agents.Triage;\n");
+  CHECK(d.diagnostics.empty());
+  CHECK(refs(d) == Strings{"agent Triage @4:14-4:27"});
+}
+
+TEST_CASE("csharp: a root outside the kind's scope is WS012", "[reader][csharp]") {
+  std::map<std::string, std::string> defaults;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(WS_SOURCE_DIR) + "/schemas/kinds"))
+    defaults[e.path().filename().string()] = slurp(e.path().string());
+  auto narrow = ws::KindPack::from_texts(
+      defaults, {{"endpoint.json", R"({"kind": "endpoint", "files": "endpoints/*.cs", "format": "csharp",
+                                       "symbol": "Endpoints", "scope": ["Agents", "N"],
+                                       "schema": {"type": "object", "required": ["name"]}})"}});
+  REQUIRE(narrow.ok());
+  ws::Definition d = read("endpoints/e.cs", "// name: X\nvar a = Agents.Triage;\nvar b = Secrets.Key;\n", *narrow);
+  CHECK(only_diag(d) == "WS012 3:9 endpoint code may not use 'Secrets'; allowed roots: Agents, N");
+  CHECK(at(d.diagnostics[0].span) == "3:9-3:20");
+  CHECK(refs(d) == Strings{"agent Triage @2:9-2:22"});
+}
+
+TEST_CASE("csharp: encodings, line endings, BOM", "[reader][csharp]") {
+  CHECK(only_diag(endpoint(std::string("var a = 1;\0", 11))) == "WS002 4:11 NUL byte: definitions are UTF-8 text");
+  CHECK(only_diag(endpoint("var a = \"\xff\";")).substr(0, 10) == "WS002 4:10");
+  ws::Definition d = read("ai-tools/t.cs", "// name: T\r\nvar a = 1;\r\nreturn Agents.Triage;\r\n");
+  CHECK(d.diagnostics.empty());
+  CHECK(refs(d) == Strings{"agent Triage @3:8-3:21"});
+  d = read("ai-tools/t.cs", "\xef\xbb\xbf// name: Bom\nreturn Agents.Triage;\n");
+  CHECK(d.diagnostics.empty());
+  CHECK(d.name == "Bom");
+  CHECK(at(d.name_span) == "1:13-1:16");
+  CHECK(refs(d) == Strings{"agent Triage @2:8-2:21"});
+}
+
+TEST_CASE("csharp: deep, huge and junk input", "[reader][csharp]") {
+  ws::Definition d = endpoint("var x = " + std::string(10000, '(') + "1" + std::string(10000, ')') + ";\n");
+  CHECK(d.diagnostics.size() == 1);
+  CHECK(d.diagnostics[0].code == ws::DiagCode::too_deep);
+  // long chains are long, not deep
+  std::string sum = "var s = a", calls = "var c = x", elses = "if (a) { }";
+  for (int i = 0; i < 1000; ++i) {
+    sum += " + a";
+    calls += ".Next()";
+    elses += " else if (a) { }";
+  }
+  CHECK(endpoint(sum + ";\n" + calls + ";\n" + elses + "\n").diagnostics.empty());
+  d = endpoint(std::string(10000, '{') + std::string(10000, '}'));
+  CHECK(d.diagnostics[0].code == ws::DiagCode::too_deep);
+  d = endpoint("var x = " + std::string(10000, '{'));
+  REQUIRE_FALSE(d.diagnostics.empty());
+  CHECK(d.diagnostics.size() <= 5);
+
+  std::string big = "// name: Big\n";
+  for (int i = 0; big.size() < (2u << 20); ++i)
+    big += "var v" + std::to_string(i) + " = N.Ticket.Status + Agents.Triage.Run(\"x\");\n";
+  d = read("ai-tools/big.cs", big);
+  CHECK(d.diagnostics.empty());
+  CHECK(d.refs.size() > 60000);
+
+  std::string junk;
+  for (int i = 0; i < 200000; ++i) junk += "{}[]();,\"'ab 1\n=-*&|!<>/\\."[(i * 7919) % 27];
+  d = read("ai-tools/junk.cs", junk);
+  CHECK_FALSE(d.diagnostics.empty());
+  CHECK(d.diagnostics.size() <= 8);
+}
