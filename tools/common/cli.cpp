@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fmt/core.h>
 
@@ -97,10 +98,106 @@ std::string version_line(const char* tool) {
   return fmt::format("{} {} (grammars: {})", tool, WS_VERSION, WS_GRAMMAR_VERSIONS);
 }
 
+namespace {
+
+// Thrown by --help-options as soon as CLI11 sees it (trigger_on_parse), so
+// that nothing else on the command line (a bad value, a missing argument) can
+// get in its way.
+struct OptionTableRequested {};
+
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+std::string join(const std::vector<std::string>& parts, const char* sep) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
+  return out;
+}
+
+// The members of an IsMember check, from its description "{a,b,c}"; nullopt
+// for any other validator (a map "{a->b}" included).
+std::optional<std::vector<std::string>> members_of(const std::string& description) {
+  if (description.size() < 2 || description.front() != '{' || description.back() != '}' ||
+      description.find("->") != std::string::npos)
+    return std::nullopt;
+  std::vector<std::string> out;
+  std::string body = description.substr(1, description.size() - 2);
+  std::size_t start = 0;
+  while (start <= body.size()) {
+    std::size_t comma = body.find(',', start);
+    if (comma == std::string::npos) comma = body.size();
+    if (comma > start) out.push_back(body.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+// Names of the kinds of the default pack, sorted; empty when it cannot be loaded.
+std::vector<std::string> default_kind_names() {
+  std::vector<std::string> names;
+  auto pack = ws::KindPack::load(ws::default_kinds_dir());
+  if (!pack) return names;
+  for (const auto& k : pack->kinds()) names.push_back(k.name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace
+
+std::string option_table(CLI::App& app) {
+  std::string out;
+  for (CLI::Option* opt : app.get_options()) {
+    if (opt->get_group().empty()) continue;  // hidden
+    std::vector<std::string> names;
+    for (const auto& s : opt->get_snames()) names.push_back("-" + s);
+    for (const auto& l : opt->get_lnames()) names.push_back("--" + l);
+    if (names.empty()) names.push_back(opt->get_name(true));
+
+    // get_type_name() is the type name followed by ":" and the description of
+    // each validator; split them apart.
+    std::string type = opt->get_type_name();
+    std::vector<std::string> values;
+    bool has_members = false;
+    for (int i = 0;; ++i) {
+      CLI::Validator* v = nullptr;
+      try {
+        v = opt->get_validator(i);
+      } catch (const CLI::OptionNotFound&) {
+        break;
+      }
+      std::string d = v->get_description();
+      if (d.empty()) continue;
+      std::string suffix = ":" + d;
+      if (auto pos = type.rfind(suffix); pos != std::string::npos) type.erase(pos, suffix.size());
+      if (auto m = members_of(d); m && !has_members) {
+        values = *m;
+        has_members = true;
+      }
+    }
+    if (opt->get_items_expected_max() == 0) type.clear();  // a flag
+    if (!has_members && type == "KIND") values = default_kind_names();
+
+    out += fmt::format("{}\t{}\t{}\t{}\n", join(names, ","), one_line(type), join(values, ","),
+                       one_line(opt->get_description()));
+  }
+  return out;
+}
+
 std::optional<int> parse(CLI::App& app, int argc, char** argv, const CommonOptions& o,
                          const char* tool) {
+  if (!app.get_option_no_throw("--help-options"))
+    app.add_flag_callback("--help-options", [] { throw OptionTableRequested{}; },
+                          "print the option table for completion scripts, then exit")
+        ->group("")
+        ->trigger_on_parse();
   try {
     app.parse(argc, argv);
+  } catch (const OptionTableRequested&) {
+    fmt::print("{}", option_table(app));
+    return kExitOk;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {

@@ -66,8 +66,25 @@ int exit_code_for(const ws::Error& e);
 std::string version_line(const char* tool);
 
 // Parses argv with CLI11; returns an exit code to stop with (help, version,
-// usage error), or nullopt to go on.
+// --help-options, usage error), or nullopt to go on. Adds the hidden flag
+// --help-options, which prints option_table(app) and exits 0 as soon as
+// it is seen, whatever else is on the command line.
 std::optional<int> parse(CLI::App& app, int argc, char** argv, const CommonOptions& o,
                          const char* tool);
+
+// The option table of `app`, machine-readable, for the bash completion and the
+// test that keeps the man pages in step with the tools. One line per option, in
+// the order the options were added, four fields separated by a tab:
+//   NAMES   every name, short ones first, comma-joined: "-l,--long", "--json";
+//           a positional argument is its name without dashes: "pathspec"
+//   TYPE    the value's type name: "DIR", "REV", "N", "KIND"; empty for a flag;
+//           "[=REV]" for an optional value (--opt=REV)
+//   VALUES  the accepted values, comma-joined: those of a CLI::IsMember check
+//           ("auto,always,never"); for a KIND option without one, the kinds of
+//           the default kind pack (a workspace may add more in .ws/kinds);
+//           otherwise empty
+//   HELP    the help text, on one line
+// Hidden options (empty group), --help-options itself among them, are left out.
+std::string option_table(CLI::App& app);
 
 }  // namespace wscli
