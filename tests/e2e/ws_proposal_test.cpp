@@ -185,7 +185,7 @@ TEST_CASE("a proposal whose branch moved is stale, named, and --rebase applies i
   CHECK(fsck_clean(repo));
 }
 
-TEST_CASE("--rebase is refused when the branch changed one of the proposal's paths", "[proposal]") {
+TEST_CASE("a rebase is refused when the branch changed one of the proposal's paths", "[proposal]") {
   TempRepo repo;
   seed_example(repo);
   repo.write("ai-tools/TLescalate01.cs", kTool);
