@@ -1,0 +1,67 @@
+// Compiling a changeset (DESIGN.md §5): every changed definition is read
+// through its kind's reader and its references resolved against the
+// pending-definitions overlay (base − deleted/changed + added/changed); every
+// unchanged definition that references a symbol or member the changeset
+// removes is reported at its own line. The library never prints: the caller
+// renders BuildResult::diagnostics (render.h).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "libcheck/diagnostic.h"
+#include "libcheck/kinds.h"
+#include "libcheck/pathspec.h"
+#include "libcheck/render.h"
+#include "libcheck/result.h"
+#include "libcheck/view.h"
+#include "libcheck/workspace.h"
+
+namespace ws {
+
+class DefinitionCache;
+
+struct BuildOptions {
+  bool all = false;        // check every definition of the view, not only changes
+  bool use_cache = true;   // false: the definition cache is neither read nor written
+  // Which changes are compiled (with `all`: which definitions are checked).
+  // The overlay is always the whole view. Empty: everything.
+  std::vector<Pathspec> pathspecs;
+};
+
+struct BuildStats {
+  std::size_t parsed = 0;        // files read through a reader in this build
+  std::size_t cache_hits = 0;    // base definitions taken from the cache
+  std::size_t cache_misses = 0;  // base definitions the cache lacked (then parsed)
+  bool cache_rebuilt = false;    // a cache file existed but was unusable (version, damage)
+  std::string cache_error;       // the cache could not be written (the build is still right)
+};
+
+struct BuildResult {
+  std::vector<Diagnostic> diagnostics;  // sorted with diag_less
+  BuildSummary summary;                 // counts filled by tally()
+  BuildStats stats;
+};
+
+// Builds the workspace's view, with the definition cache of its repository
+// unless options.use_cache is false. Errors only for trouble outside the
+// definitions (an unreadable object database, a working-tree I/O error);
+// everything wrong with a definition is a diagnostic.
+Result<BuildResult> build(const Workspace& ws, const BuildOptions& options);
+
+// The core, without git or disk: a view, its kinds and configuration, and an
+// optional cache (null: parse everything). The cache is only read and added
+// to here; saving it is the caller's business.
+Result<BuildResult> compile_view(const View& view, const KindPack& kinds,
+                                 const WorkspaceConfig& config, const BuildOptions& options,
+                                 DefinitionCache* cache);
+
+// Where build() keeps the definition cache: <common git dir>/ws/cache/definitions.
+std::string definition_cache_file(const Repository& repo);
+
+// The version of libcheck ("0.1.0"): part of every cache key, and what the
+// JSON and SARIF reports name.
+const char* tool_version();
+
+}  // namespace ws

@@ -1,0 +1,285 @@
+// The compile's first half: which entries are checked, path policy and
+// routing, and reading every definition the build needs — changed files
+// through their readers (in parallel), unchanged ones from the cache when it
+// has them. check_symbols (compile_check.cpp) does the rest.
+#include "libcheck/compile.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "compile_internal.h"
+#include "definition_cache.h"
+#include "libcheck/path_policy.h"
+#include "libcheck/reader.h"
+#include "libcheck/repository.h"
+#include "parallel.h"
+
+namespace ws {
+
+using compile_detail::Item;
+using compile_detail::RecordView;
+using compile_detail::Side;
+
+const char* tool_version() { return WS_VERSION; }
+
+std::string definition_cache_file(const Repository& repo) {
+  std::string dir = repo.common_dir();
+  if (!dir.empty() && dir.back() != '/') dir += '/';
+  return dir + "ws/cache/definitions";
+}
+
+namespace {
+
+// A definition to read: one side of one item.
+struct Job {
+  enum class Source { view, blob, name_only } source = Source::view;
+  std::size_t item = 0;
+  bool base_side = false;
+  bool cacheable = false;
+  std::string_view record;      // in the build's arena
+  std::string_view cache_blob;  // the id of the bytes actually read
+  std::unique_ptr<Error> error;  // a pointer: 100,000 jobs, almost none failing
+  bool parsed = false;
+};
+
+// The policy a changeset's paths must pass: what may be written to the
+// branch, except that a view may hold secrets (they are never read).
+PathPolicy changeset_policy(const WorkspaceConfig& config) {
+  PathPolicy p = write_policy(config.protected_paths);
+  p.allow_secret_names = true;
+  std::erase(p.protected_prefixes, std::string(".secrets/"));
+  return p;
+}
+
+bool is_path_rule(std::string_view rule) {
+  for (int r = 0; r <= static_cast<int>(PathRule::too_long); ++r)
+    if (rule == path_rule_name(static_cast<PathRule>(r))) return true;
+  return false;
+}
+
+// A refused read as a diagnostic; nullopt for trouble that is not the file's
+// fault (I/O), which fails the build instead.
+std::optional<Diagnostic> read_error_diag(const std::string& path, const Error& err) {
+  const std::string& rule = err.rule;
+  if (rule == "too-large") return make_file_diag(DiagCode::file_too_large, path, err.message);
+  if (rule == "symlink" || rule == "special-file" || rule == "hard-link" || rule == "submodule")
+    return make_file_diag(DiagCode::unreadable_file, path, err.message);
+  if (is_path_rule(rule)) return make_file_diag(DiagCode::path_refused, path, err.message);
+  return std::nullopt;
+}
+
+Diagnostic unrouted_diag(const KindPack& kinds, const std::string& path, Severity severity) {
+  const Kind* near = nullptr;
+  for (const auto& k : kinds.kinds())
+    if (!k.dir.empty() && path.compare(0, k.dir.size(), k.dir) == 0 &&
+        (!near || k.dir.size() > near->dir.size()))
+      near = &k;
+  std::string message =
+      near ? "file does not fit kind '" + near->name + "': its files are " + near->dir + "*" + near->extension
+           : "file is in no kind's folder, so nothing reads it";
+  Diagnostic d = make_file_diag(DiagCode::unrouted_file, path, std::move(message));
+  d.severity = severity;
+  return d;
+}
+
+void run_job(Job& job, const Item& item, const View& view, const KindPack& kinds,
+             const WorkspaceConfig& config, compile_detail::ByteArena& arena) {
+  const Side& side = job.base_side ? item.base : item.view;
+  const ViewEntry& e = *item.entry;
+  if (job.source == Job::Source::name_only) {
+    // Secrets: the name is the file name; the content is never opened.
+    job.record = arena.store(compile_detail::encode_record(read_definition(*side.kind, side.path, {}, kinds)));
+    return;
+  }
+  // Committed content comes from the object database, by the id it is
+  // cached under, even where the view would read an unchanged file from the
+  // working tree: the record is then a function of that blob by construction.
+  const std::string& blob = job.base_side ? e.base_blob_id : e.blob_id;
+  Result<std::string> bytes = job.source == Job::Source::view ? view.read(e) : view.content().read_blob(blob);
+  if (!bytes) {
+    job.error = std::make_unique<Error>(bytes.error());
+    return;
+  }
+  if (job.source == Job::Source::blob && bytes->size() > config.size_cap) {
+    job.error = std::make_unique<Error>(make_error(Errc::invalid,
+                           "file '" + std::string(side.path) + "' is " + std::to_string(bytes->size()) +
+                               " bytes, over the size cap of " + std::to_string(config.size_cap),
+                           std::string(side.path), "too-large"));
+    return;
+  }
+  if (job.cacheable) {
+    // A working-tree file may have changed since the view was made: key it
+    // by the bytes actually read.
+    if (job.source == Job::Source::blob) job.cache_blob = blob;
+    else if (e.from_worktree || e.blob_id.empty()) job.cache_blob = arena.store(Repository::hash_blob(*bytes));
+    else job.cache_blob = e.blob_id;
+  }
+  job.record = arena.store(compile_detail::encode_record(read_definition(*side.kind, side.path, *bytes, kinds)));
+  job.parsed = true;
+}
+
+}  // namespace
+
+Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const WorkspaceConfig& config,
+                                 const BuildOptions& options, DefinitionCache* cache) {
+  BuildResult result;
+  BuildSummary& summary = result.summary;
+  summary.all = options.all;
+  std::vector<Diagnostic> diags;
+  const PathPolicy policy = changeset_policy(config);
+  PathPolicy view_policy = read_policy();
+  view_policy.allow_secret_names = true;
+
+  std::vector<Item> items(view.entries().size());
+  std::vector<Job> jobs;
+  auto from_cache = [&](Side& side, const std::string& blob) {
+    if (!cache || blob.empty()) return false;
+    auto rec = cache->find(blob, side.kind->name);
+    if (!rec) {
+      ++result.stats.cache_misses;
+      return false;
+    }
+    RecordView rv(*rec);
+    if (!rv.valid()) {
+      ++result.stats.cache_misses;
+      return false;
+    }
+    ++result.stats.cache_hits;
+    side.rec = rv;
+    side.present = true;
+    return true;
+  };
+  auto add_job = [&](std::size_t i, bool base_side, Job::Source source, bool cacheable) {
+    Job j;
+    j.item = i;
+    j.base_side = base_side;
+    j.source = source;
+    j.cacheable = cacheable && cache;
+    jobs.push_back(std::move(j));
+  };
+
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const ViewEntry& e = view.entries()[i];
+    Item& it = items[i];
+    it.entry = &e;
+    it.changed = e.status != ChangeStatus::unchanged;
+    it.in_scope = any_pathspec_matches(options.pathspecs, e.path) ||
+                  (!e.old_path.empty() && any_pathspec_matches(options.pathspecs, e.old_path));
+    bool deleted = e.status == ChangeStatus::deleted;
+    bool report = it.in_scope && (it.changed || options.all);
+    if (it.changed && it.in_scope) ++summary.files_changed;
+
+    // A changed path must be one the branch may take (the write policy: no
+    // protected path); an unchanged one only one a view may hold. A path the
+    // view policy refuses is not read at all; a protected one still is, so
+    // the overlay stays right and the refusal is the one finding.
+    bool refused = false;
+    if (report) {
+      for (const std::string* p : {&e.path, &e.old_path}) {
+        if (p->empty()) continue;
+        if (auto rej = check_path(*p, it.changed ? policy : view_policy)) {
+          diags.push_back(make_file_diag(DiagCode::path_refused, e.path, rej->message()));
+          break;
+        }
+      }
+    }
+    for (const std::string* p : {&e.path, &e.old_path})
+      if (!p->empty() && check_path(*p, view_policy)) refused = true;
+    bool config_file = is_workspace_config_path(e.path);
+    const Kind* view_kind = deleted || config_file ? nullptr : kinds.route(e.path);
+    if (report && !deleted && !config_file && !view_kind && config.unrouted != UnroutedPolicy::ignore)
+      diags.push_back(unrouted_diag(kinds, e.path, config.unrouted == UnroutedPolicy::error
+                                                        ? Severity::error : Severity::warning));
+    bool link = e.mode == kModeLink || e.mode == kModeGitlink;
+
+    if (view_kind && !refused) {
+      it.view.kind = view_kind;
+      it.view.path = e.path;
+      it.checked = report;
+      if (report) ++summary.files_checked;
+      if (link) {
+        // Also caught by read(), but a secret is never read: say it here for all.
+        if (report)
+          diags.push_back(make_file_diag(
+              DiagCode::unreadable_file, e.path,
+              e.mode == kModeLink ? "refused to read '" + e.path + "': symlink (links are never followed)"
+                                  : "refused to read '" + e.path + "': submodule"));
+      } else if (view_kind->never_read) {
+        add_job(i, false, Job::Source::name_only, false);
+      } else if (it.changed) {
+        add_job(i, false, Job::Source::view, true);
+      } else if (!from_cache(it.view, e.blob_id)) {
+        add_job(i, false, Job::Source::blob, true);
+      }
+    }
+    if (it.changed && e.status != ChangeStatus::added && !(deleted && link)) {
+      std::string_view base_path = e.old_path.empty() ? e.path : e.old_path;
+      const Kind* base_kind = is_workspace_config_path(base_path) ? nullptr : kinds.route(base_path);
+      if (base_kind) {
+        it.base.kind = base_kind;
+        it.base.path = base_path;
+        if (base_kind->never_read) add_job(i, true, Job::Source::name_only, false);
+        else if (!from_cache(it.base, e.base_blob_id)) add_job(i, true, Job::Source::blob, true);
+      }
+    }
+  }
+
+  // Records live in the cache's arena when there is a cache (it saves them
+  // after this returns), else in one of this build's own.
+  compile_detail::ByteArena own_arena;
+  compile_detail::ByteArena& arena = cache ? cache->arena() : own_arena;
+  parallel_for(jobs.size(), [&](std::size_t j) {
+    run_job(jobs[j], items[jobs[j].item], view, kinds, config, arena);
+  });
+
+  for (auto& job : jobs) {
+    Item& it = items[job.item];
+    Side& side = job.base_side ? it.base : it.view;
+    if (job.parsed) ++result.stats.parsed;
+    if (job.error) {
+      if (job.base_side) continue;  // the base's own trouble is not this changeset's
+      auto d = read_error_diag(it.entry->path, *job.error);
+      if (!d) return *job.error;
+      if (it.checked) diags.push_back(std::move(*d));
+      continue;
+    }
+    if (job.cacheable && !job.cache_blob.empty()) cache->insert(job.cache_blob, side.kind->name, job.record);
+    side.rec = RecordView(job.record);
+    side.present = side.rec.valid();
+  }
+  for (auto& it : items)
+    if (!it.changed) it.base = it.view;
+
+  for (const auto& it : items)
+    if (it.checked && it.view.present && it.view.rec.has_diagnostics()) {
+      auto per_file = it.view.rec.diagnostics(it.entry->path);
+      diags.insert(diags.end(), std::make_move_iterator(per_file.begin()),
+                   std::make_move_iterator(per_file.end()));
+    }
+
+  compile_detail::check_symbols(kinds, items, options.all, diags);
+
+  std::sort(diags.begin(), diags.end(), diag_less);
+  result.summary = tally(diags, summary);
+  result.diagnostics = std::move(diags);
+  return result;
+}
+
+Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
+  if (!options.use_cache || !ws.repo) return compile_view(ws.view, ws.kinds, ws.config, options, nullptr);
+  DefinitionCache cache(tool_version(), ws.kinds.digest());
+  std::string file = definition_cache_file(*ws.repo);
+  auto loaded = cache.load(file);
+  auto result = compile_view(ws.view, ws.kinds, ws.config, options, &cache);
+  if (!result) return result;
+  result->stats.cache_rebuilt = loaded.state == DefinitionCache::LoadState::rejected;
+  if (cache.dirty()) {
+    // Room for the whole view twice over: entries of other branches and
+    // sessions survive until the file outgrows that.
+    auto saved = cache.save(file, 2 * ws.view.entries().size() + 256);
+    if (!saved) result->stats.cache_error = saved.error().message;
+  }
+  return result;
+}
+
+}  // namespace ws

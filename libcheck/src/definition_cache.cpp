@@ -1,0 +1,283 @@
+#include "definition_cache.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include "compile_record.h"
+
+namespace ws {
+
+namespace {
+
+constexpr std::string_view kMagic = "WSDEFCAC";
+// A cache file is a few hundred bytes per definition; anything past this is
+// not one of ours.
+constexpr std::uint64_t kMaxFileSize = std::uint64_t(4) << 30;
+
+void put_u32(std::string& out, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+void put_u64(std::string& out, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+void put_str(std::string& out, std::string_view s) {
+  put_u32(out, static_cast<std::uint32_t>(s.size()));
+  out.append(s);
+}
+
+// The file's strings have fixed 4-byte lengths (records use LEB128 inside).
+std::string_view get_str(compile_detail::Cursor& c) { return c.bytes(c.u32()); }
+
+// Reads the whole file in one go; nullopt when it does not exist. The
+// buffer is not zero-filled first: at 100,000 definitions that is 30 MB
+// written for nothing.
+Result<std::optional<DefinitionCache::Buffer>> read_file(const std::string& file) {
+  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) {
+    if (errno == ENOENT) return std::optional<DefinitionCache::Buffer>();
+    return make_error(Errc::environment, "cannot open '" + file + "': " + std::strerror(errno), file);
+  }
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || std::uint64_t(st.st_size) > kMaxFileSize) {
+    ::close(fd);
+    return make_error(Errc::invalid, "'" + file + "' is not a cache file", file);
+  }
+  DefinitionCache::Buffer data;
+  std::size_t want = static_cast<std::size_t>(st.st_size);
+  data.bytes.reset(new char[want ? want : 1]);
+  while (data.size < want) {
+    ssize_t n = ::read(fd, data.bytes.get() + data.size, want - data.size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    data.size += static_cast<std::size_t>(n);  // a short read shows up as a bad checksum
+  }
+  ::close(fd);
+  return std::optional<DefinitionCache::Buffer>(std::move(data));
+}
+
+Status write_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return make_error(Errc::environment, std::string("write failed: ") + std::strerror(errno));
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+DefinitionCache::DefinitionCache(std::string tool_version, std::string kind_digest)
+    : tool_version_(std::move(tool_version)), kind_digest_(std::move(kind_digest)) {}
+
+std::uint64_t DefinitionCache::checksum(std::string_view bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  constexpr std::uint64_t kPrime = 0x100000001b3ULL;
+  std::size_t i = 0;
+  for (; i + 8 <= bytes.size(); i += 8) {
+    std::uint64_t w = 0;
+    for (int b = 0; b < 8; ++b) w |= std::uint64_t(static_cast<unsigned char>(bytes[i + b])) << (8 * b);
+    h = (h ^ w) * kPrime;
+  }
+  for (; i < bytes.size(); ++i) h = (h ^ static_cast<unsigned char>(bytes[i])) * kPrime;
+  return h;
+}
+
+DefinitionCache::LoadResult DefinitionCache::load(const std::string& file) {
+  entries_.clear();
+  uses_ = 0;
+  slots_.clear();
+  data_ = Buffer();
+  dirty_ = false;
+  auto read = read_file(file);
+  if (!read) { dirty_ = true; return {LoadState::rejected, read.error().message}; }
+  if (!read->has_value()) return {LoadState::missing, {}};
+  Buffer buffer = std::move(**read);
+  std::string_view data = buffer.view();
+
+  auto reject = [&](std::string why) {
+    entries_.clear();
+    slots_.clear();
+    dirty_ = true;
+    return LoadResult{LoadState::rejected, std::move(why)};
+  };
+  compile_detail::Cursor c(data);
+  if (c.bytes(kMagic.size()) != kMagic) return reject("not a definition cache");
+  if (c.u32() != kFormatVersion) return reject("other cache format");
+  if (get_str(c) != tool_version_) return reject("other tool version");
+  if (get_str(c) != kind_digest_) return reject("other kind pack");
+  if (!c.ok() || c.remaining() < 8) return reject("truncated");
+  std::string_view body = data.substr(0, data.size() - 8);
+  compile_detail::Cursor tail(data.substr(data.size() - 8));
+  if (tail.u64() != checksum(body)) return reject("bad checksum");
+
+  data_ = std::move(buffer);
+  compile_detail::Cursor r(body);
+  r.bytes(kMagic.size());
+  r.u32();
+  get_str(r);
+  get_str(r);
+  std::uint32_t count = r.u32();
+  if (count > r.remaining() / 8) return reject("damaged entries");  // each entry takes 8 bytes at least
+  entries_.reserve(count);
+  rehash(2 * std::size_t(count));
+  for (std::uint32_t i = 0; i < count; ++i) {
+    std::string_view key = get_str(r);
+    std::string_view record = get_str(r);
+    if (!r.ok() || lookup(key)) break;  // a repeated key is damage too
+    entries_.push_back(Entry{key, record, 0});
+    index(entries_.size() - 1);
+  }
+  if (!r.ok() || !r.at_end() || entries_.size() != count) {
+    data_ = Buffer();
+    return reject("damaged entries");
+  }
+  return {LoadState::loaded, {}};
+}
+
+namespace {
+
+std::uint32_t key_hash(std::string_view key) {
+  std::uint64_t h = DefinitionCache::checksum(key);
+  return static_cast<std::uint32_t>(h ^ (h >> 32)) | 1;  // never 0, the empty slot's tag
+}
+
+}  // namespace
+
+void DefinitionCache::mark_used(Entry& e) {
+  if (e.used == 0) e.used = ++uses_;
+}
+
+void DefinitionCache::rehash(std::size_t capacity) {
+  std::size_t size = 16;
+  while (size < capacity) size *= 2;
+  slots_.assign(size, 0);
+  for (std::size_t i = 0; i < entries_.size(); ++i) index(i);
+}
+
+void DefinitionCache::index(std::size_t entry) {
+  if (2 * entries_.size() > slots_.size()) {
+    rehash(4 * entries_.size());  // indexes every entry, this one included
+    return;
+  }
+  std::uint64_t tag = key_hash(entries_[entry].key);
+  std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = tag & mask;; i = (i + 1) & mask)
+    if (slots_[i] == 0) {
+      slots_[i] = (tag << 32) | (entry + 1);
+      return;
+    }
+}
+
+DefinitionCache::Entry* DefinitionCache::lookup(std::string_view key) {
+  if (slots_.empty()) return nullptr;
+  std::uint64_t tag = key_hash(key);
+  std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = tag & mask; slots_[i] != 0; i = (i + 1) & mask) {
+    if ((slots_[i] >> 32) != tag) continue;
+    Entry& e = entries_[(slots_[i] & 0xffffffffu) - 1];
+    if (e.key == key) return &e;
+  }
+  return nullptr;
+}
+
+std::optional<std::string_view> DefinitionCache::find(std::string_view blob, std::string_view kind) {
+  // One key buffer for every lookup: a warm build makes one per definition.
+  key_.assign(blob);
+  key_.push_back('\0');
+  key_.append(kind);
+  Entry* e = lookup(key_);
+  if (!e) return std::nullopt;
+  mark_used(*e);
+  return e->record;
+}
+
+void DefinitionCache::insert(std::string_view blob, std::string_view kind, std::string_view record) {
+  key_.assign(blob);
+  key_.push_back('\0');
+  key_.append(kind);
+  if (Entry* e = lookup(key_)) {
+    mark_used(*e);
+    return;
+  }
+  entries_.push_back(Entry{arena_.store(key_), record, 0});
+  mark_used(entries_.back());
+  index(entries_.size() - 1);
+  dirty_ = true;
+}
+
+Status DefinitionCache::save(const std::string& file, std::size_t max_entries) {
+  // In the order this build used them (the view's path order), then the
+  // unused ones by key: the next build of the same workspace then reads the
+  // buffer front to back instead of hopping around 30 MB, and the same
+  // builds always write the same file.
+  std::vector<const Entry*> order;
+  bool prune = entries_.size() > max_entries;
+  order.reserve(entries_.size());
+  for (const auto& entry : entries_)
+    if (!prune || entry.used) order.push_back(&entry);
+  std::sort(order.begin(), order.end(), [](const Entry* a, const Entry* b) {
+    if ((a->used == 0) != (b->used == 0)) return a->used != 0;
+    return a->used ? a->used < b->used : a->key < b->key;
+  });
+  std::vector<std::pair<std::string_view, std::string_view>> keep;
+  keep.reserve(order.size());
+  for (const Entry* e : order) keep.emplace_back(e->key, e->record);
+
+  std::size_t size = kMagic.size() + 4 + 8 + tool_version_.size() + kind_digest_.size() + 4 + 8;
+  for (const auto& [k, r] : keep) size += 8 + k.size() + r.size();
+  std::string out;
+  out.reserve(size);
+  out.append(kMagic);
+  put_u32(out, kFormatVersion);
+  put_str(out, tool_version_);
+  put_str(out, kind_digest_);
+  put_u32(out, static_cast<std::uint32_t>(keep.size()));
+  for (const auto& [k, r] : keep) {
+    put_str(out, k);
+    put_str(out, r);
+  }
+  put_u64(out, checksum(out));
+
+  namespace fs = std::filesystem;
+  fs::path target(file);
+  std::error_code ec;
+  fs::create_directories(target.parent_path(), ec);
+  if (ec)
+    return make_error(Errc::environment,
+                      "cannot create '" + target.parent_path().string() + "': " + ec.message(), file);
+  std::string tmp = file + ".tmp.XXXXXX";
+  int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd >= 0) ::fchmod(fd, 0644);  // mkostemp makes 0600; the cache is as readable as the repository
+  if (fd < 0)
+    return make_error(Errc::environment, "cannot create a temporary file beside '" + file + "': " +
+                                             std::strerror(errno), file);
+  Status st = write_all(fd, out);
+  if (st && ::fsync(fd) != 0)
+    st = make_error(Errc::environment, std::string("fsync failed: ") + std::strerror(errno));
+  if (::close(fd) != 0 && st) st = make_error(Errc::environment, std::string("close failed: ") + std::strerror(errno));
+  if (st && ::rename(tmp.c_str(), file.c_str()) != 0)
+    st = make_error(Errc::environment, "cannot rename '" + tmp + "' to '" + file + "': " + std::strerror(errno));
+  if (!st) {
+    ::unlink(tmp.c_str());
+    return make_error(Errc::environment, "cannot write the definition cache '" + file + "': " + st.error().message,
+                      file);
+  }
+  // Make the rename itself durable; a failure here loses only a cache.
+  int dir = ::open(target.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+  dirty_ = false;
+  return Ok{};
+}
+
+}  // namespace ws

@@ -1,0 +1,104 @@
+// The definition cache (DESIGN.md §5): one record (compile_record.h) per
+// (git blob id, kind name), valid for one tool version and one kind pack
+// digest, so each blob is parsed once, ever. It is never keyed by overlay
+// state: a record is a pure function of the bytes, the kind and the version.
+//
+// File layout (integers little-endian; str = u32 length + bytes):
+//   "WSDEFCAC" · u32 format version · str tool version · str kind pack digest
+//   · u32 entry count · entries · u64 checksum
+// where each entry is str key ("<blob id>\0<kind>") · str record, and the
+// checksum is FNV-1a over 64-bit little-endian words (then the tail bytes)
+// of everything before it. Loading is one read of the whole file; records
+// stay in that buffer and are decoded in place. A file with another magic,
+// format, version or digest, a bad checksum or a short read is ignored (and
+// replaced at the next save) — never trusted, never a crash. Saving writes a
+// temporary file in the same directory, fsyncs it and renames it over the
+// old one, so a reader sees the old file or the new one, and of two builds
+// saving at once the last one wins.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compile_record.h"
+#include "libcheck/result.h"
+
+namespace ws {
+
+class DefinitionCache {
+ public:
+  static constexpr std::uint32_t kFormatVersion = 2;  // raised with any change of file or record layout
+
+  DefinitionCache(std::string tool_version, std::string kind_digest);
+
+  enum class LoadState { missing, loaded, rejected };
+  struct LoadResult {
+    LoadState state = LoadState::missing;
+    std::string reason;  // why a file was rejected ("bad checksum", "other tool version")
+  };
+  // Replaces the contents with those of `file`.
+  LoadResult load(const std::string& file);
+
+  // The record for (blob, kind), and marks it used by this build. Not
+  // thread-safe: the compile looks up and inserts from one thread.
+  std::optional<std::string_view> find(std::string_view blob, std::string_view kind);
+  // Adds a record (keeping an existing one for the key: records are pure
+  // functions of the key) and marks it used. `record` must stay valid as
+  // long as the cache: store it in arena() first.
+  void insert(std::string_view blob, std::string_view kind, std::string_view record);
+  // Storage that lives as long as the cache, for records about to be inserted.
+  compile_detail::ByteArena& arena() { return arena_; }
+
+  std::size_t size() const { return entries_.size(); }
+  // True when save() would write something new (inserts, or a rejected file).
+  bool dirty() const { return dirty_; }
+  void mark_dirty() { dirty_ = true; }
+
+  // When more than `max_entries` are held, drops every entry this build did
+  // not use; then writes the file atomically, creating its directory.
+  // Entries are written in the order this build first used them.
+  Status save(const std::string& file, std::size_t max_entries);
+
+  // FNV-1a over 64-bit little-endian words, then the remaining bytes: a
+  // guard against truncation and damage, not against an adversary (the file
+  // lives in the repository's own git directory).
+  static std::uint64_t checksum(std::string_view bytes);
+
+  struct Buffer {
+    std::unique_ptr<char[]> bytes;
+    std::size_t size = 0;
+    std::string_view view() const { return {bytes.get(), size}; }
+  };
+
+ private:
+  struct Entry {
+    std::string_view key;     // "<blob id>\0<kind>"
+    std::string_view record;
+    std::uint32_t used = 0;  // 0: not used by this build; else the order of first use
+  };
+  void mark_used(Entry& e);
+  // Open addressing over `entries_`: each slot is 0 (empty) or the key's
+  // hash in the high 32 bits and entry index + 1 in the low 32, so a probe
+  // touches the key's bytes only when the hashes agree. No allocation per
+  // entry, which matters when a build loads 100,000 of them.
+  Entry* lookup(std::string_view key);
+  void index(std::size_t entry);
+  void rehash(std::size_t capacity);
+
+  std::string tool_version_;
+  std::string kind_digest_;
+  Buffer data_;                       // the loaded file; keys and records point into it
+  compile_detail::ByteArena arena_;   // keys and records inserted since
+  std::vector<Entry> entries_;
+  std::vector<std::uint64_t> slots_;  // size a power of two, at most half full
+  std::string key_;                   // scratch for find()
+  std::uint32_t uses_ = 0;
+  bool dirty_ = false;
+};
+
+}  // namespace ws

@@ -1,0 +1,166 @@
+// ws-build's definition cache end to end: warm builds parse only changes,
+// damaged or foreign cache files are rebuilt, --no-cache, concurrent builds.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/process.h"
+#include "support/temp_repo.h"
+
+using wstest::lines;
+using wstest::TempRepo;
+using wstest::ws;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The example workspace, committed.
+void seed(const TempRepo& repo) {
+  wstest::copy_example_workspace(repo);
+  repo.commit_all("example workspace");
+}
+
+void edit(const TempRepo& repo, const std::string& path, const std::string& from, const std::string& to) {
+  std::string s = repo.read(path);
+  auto at = s.find(from);
+  REQUIRE(at != std::string::npos);
+  repo.write(path, s.replace(at, from.size(), to));
+}
+
+const std::string kCache = ".git/ws/cache/definitions";
+
+// "parsed N, cache hits M, cache misses K" from --stats.
+std::string stats(const wstest::RunResult& r) {
+  for (const auto& l : lines(r.err))
+    if (l.rfind("parsed ", 0) == 0) return l;
+  return "(no stats in: " + r.err + ")";
+}
+
+// The cache's checksum (definition_cache.h): FNV-1a over 64-bit little-endian
+// words, then the tail bytes; restated here to forge a well-formed file.
+std::uint64_t cache_checksum(std::string_view bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  std::size_t i = 0;
+  for (; i + 8 <= bytes.size(); i += 8) {
+    std::uint64_t w = 0;
+    for (int b = 0; b < 8; ++b) w |= std::uint64_t(static_cast<unsigned char>(bytes[i + b])) << (8 * b);
+    h = (h ^ w) * 0x100000001b3ULL;
+  }
+  for (; i < bytes.size(); ++i) h = (h ^ static_cast<unsigned char>(bytes[i])) * 0x100000001b3ULL;
+  return h;
+}
+
+}  // namespace
+
+TEST_CASE("ws-build cache: a warm build parses only the changed files", "[ws-build][cache]") {
+  TempRepo repo;
+  seed(repo);
+  auto cold = ws("ws-build", {"--stats"}, repo.path());
+  CHECK(cold.status == 0);
+  CHECK(stats(cold) == "parsed 17, cache hits 0, cache misses 17");  // 18 files, one a secret
+  CHECK(repo.exists(kCache));
+  auto warm = ws("ws-build", {"--stats"}, repo.path());
+  CHECK(stats(warm) == "parsed 0, cache hits 17, cache misses 0");
+  edit(repo, "agents/AGtriage01.json", "\"model\": \"small\"", "\"model\": \"large\"");
+  auto change = ws("ws-build", {"--stats"}, repo.path());
+  CHECK(change.out == "1 file changed, compiled clean.\n");
+  CHECK(stats(change) == "parsed 1, cache hits 17, cache misses 0");  // 16 unchanged + the base of the change
+  auto all = ws("ws-build", {"--stats", "--all"}, repo.path());
+  CHECK(all.out == "18 files checked, compiled clean.\n");
+  CHECK(stats(all) == "parsed 1, cache hits 17, cache misses 0");
+}
+
+TEST_CASE("ws-build cache: a damaged cache file is rebuilt, never trusted", "[ws-build][cache]") {
+  TempRepo repo;
+  seed(repo);
+  REQUIRE(ws("ws-build", {}, repo.path()).status == 0);
+  std::string good = repo.read(kCache);
+  REQUIRE(good.size() > 100);
+  repo.remove("agents/AGtriage01.json");
+  const std::string expected = ws("ws-build", {}, repo.path()).out;
+  for (std::string bad : {good.substr(0, good.size() / 2), std::string("garbage"), std::string()}) {
+    repo.write(kCache, bad);
+    auto r = ws("ws-build", {"--stats"}, repo.path());
+    CHECK(r.status == 1);
+    CHECK(r.out == expected);
+    CHECK(stats(r) == "parsed 17, cache hits 0, cache misses 17");
+    auto again = ws("ws-build", {"--stats"}, repo.path());
+    CHECK(stats(again) == "parsed 0, cache hits 17, cache misses 0");
+  }
+  std::string flipped = good;
+  flipped[flipped.size() / 2] = static_cast<char>(flipped[flipped.size() / 2] ^ 0x20);
+  repo.write(kCache, flipped);
+  auto r = ws("ws-build", {"--stats"}, repo.path());
+  CHECK(r.out == expected);
+  CHECK(stats(r) == "parsed 17, cache hits 0, cache misses 17");
+}
+
+TEST_CASE("ws-build cache: a cache written by another tool version is not used", "[ws-build][cache]") {
+  TempRepo repo;
+  seed(repo);
+  REQUIRE(ws("ws-build", {}, repo.path()).status == 0);
+  std::string file = repo.read(kCache);
+  // "WSDEFCAC", u32 format, u32 length, then the version: forge a well-formed
+  // file (right checksum) from version 0.0.9.
+  REQUIRE(file.substr(16, 5) == "0.1.0");
+  file.replace(16, 5, "0.0.9");
+  std::uint64_t sum = cache_checksum(std::string_view(file).substr(0, file.size() - 8));
+  for (int i = 0; i < 8; ++i) file[file.size() - 8 + i] = static_cast<char>((sum >> (8 * i)) & 0xff);
+  repo.write(kCache, file);
+  auto r = ws("ws-build", {"--stats"}, repo.path());
+  CHECK(r.status == 0);
+  CHECK(stats(r) == "parsed 17, cache hits 0, cache misses 17");
+  CHECK(repo.read(kCache).substr(16, 5) == "0.1.0");  // rebuilt for this version
+  CHECK(stats(ws("ws-build", {"--stats"}, repo.path())) == "parsed 0, cache hits 17, cache misses 0");
+}
+
+TEST_CASE("ws-build --no-cache neither reads nor writes the cache", "[ws-build][cache]") {
+  TempRepo repo;
+  seed(repo);
+  auto r = ws("ws-build", {"--no-cache", "--stats"}, repo.path());
+  CHECK(r.status == 0);
+  CHECK(stats(r) == "parsed 17, cache hits 0, cache misses 0");
+  CHECK_FALSE(repo.exists(kCache));
+  REQUIRE(ws("ws-build", {}, repo.path()).status == 0);
+  std::string before = repo.read(kCache);
+  repo.write("agents/AGintake01.json", "{\n  \"name\": \"Intake\"\n}\n");
+  auto again = ws("ws-build", {"--no-cache", "--stats"}, repo.path());
+  CHECK(stats(again) == "parsed 18, cache hits 0, cache misses 0");
+  CHECK(repo.read(kCache) == before);
+  // No temporary files are left beside the cache.
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(repo.abs(".git/ws/cache"))) names.push_back(e.path().filename());
+  CHECK(names == std::vector<std::string>{"definitions"});
+}
+
+TEST_CASE("ws-build cache: builds running at once leave a whole cache", "[ws-build][cache]") {
+  TempRepo repo;
+  seed(repo);
+  edit(repo, "agents/AGtriage01.json", "\"name\": \"Triage\"", "\"name\": \"Intake\"");
+  const std::string expected = ws("ws-build", {"--no-cache"}, repo.path()).out;
+  for (int round = 0; round < 3; ++round) {
+    std::error_code ec;
+    fs::remove_all(repo.abs(".git/ws"), ec);
+    std::vector<wstest::RunResult> results(4);
+    std::vector<std::thread> threads;
+    for (auto& r : results)
+      threads.emplace_back([&r, &repo] { r = ws("ws-build", {"--stats"}, repo.path()); });
+    for (auto& t : threads) t.join();
+    for (const auto& r : results) {
+      CHECK(r.status == 1);
+      CHECK(r.out == expected);
+      // Cold if it started before any other finished, else warm.
+      std::string st = stats(r);
+      CHECK((st == "parsed 18, cache hits 0, cache misses 17" || st == "parsed 1, cache hits 17, cache misses 0"));
+    }
+    auto after = ws("ws-build", {"--stats"}, repo.path());
+    CHECK(after.out == expected);
+    CHECK(stats(after) == "parsed 1, cache hits 17, cache misses 0");
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(repo.abs(".git/ws/cache"))) names.push_back(e.path().filename());
+    CHECK(names == std::vector<std::string>{"definitions"});
+  }
+}

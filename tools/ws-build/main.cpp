@@ -1,0 +1,108 @@
+// ws-build: compile the view's changeset against the pending-definitions
+// overlay and report diagnostics (DESIGN.md §5).
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "common/cli.h"
+#include "libcheck/compile.h"
+#include "libcheck/render.h"
+
+namespace {
+
+constexpr const char* kTool = "ws-build";
+
+struct Options {
+  wscli::CommonOptions common;
+  wscli::ViewOptions view;
+  bool all = false;
+  std::string format;
+  bool werror = false;
+  bool no_cache = false;
+  bool stats = false;
+  std::vector<std::string> pathspecs;
+};
+
+// The text of a file of the view for quoting source lines; never a secret's.
+std::optional<std::string> source_of(const ws::Workspace& w, const std::string& path) {
+  const ws::ViewEntry* e = w.view.find(path);
+  if (!e || path.rfind(".secrets/", 0) == 0) return std::nullopt;
+  const ws::Kind* kind = w.kinds.route(path);
+  if (kind && kind->never_read) return std::nullopt;
+  auto bytes = w.view.read(*e);
+  if (!bytes) return std::nullopt;
+  return std::move(bytes).value();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{"Compile the pending changes of the view against the base plus those changes, and report "
+               "every error with its file, line and column.",
+               kTool};
+  app.get_formatter()->column_width(30);
+  wscli::add_common_options(app, o.common, /*with_z=*/false);
+  wscli::add_view_options(app, o.view);
+  app.add_flag("--all", o.all, "check every definition of the view, not only the changed ones");
+  app.add_option("--format", o.format, "output: human (default), json, sarif, github or gitlab")
+      ->type_name("FORMAT")
+      ->check(CLI::IsMember({"human", "json", "sarif", "github", "gitlab"}));
+  app.add_flag("--werror", o.werror, "fail (exit 1) on warnings too");
+  app.add_flag("--no-cache", o.no_cache, "neither read nor write the definition cache");
+  app.add_flag("--stats", o.stats, "print 'parsed N, cache hits M, cache misses K' on stderr");
+  app.add_option("pathspec", o.pathspecs, "only compile changes to these paths, directories or globs")
+      ->type_name("PATHSPEC");
+  if (auto code = wscli::parse(app, argc, argv, o.common, kTool)) return *code;
+
+  if (o.common.json && !o.format.empty() && o.format != "json")
+    return wscli::report_error(kTool, ws::make_error(ws::Errc::usage, "--json means --format json: drop one"));
+  std::string format_name = o.common.json ? "json" : o.format.empty() ? "human" : o.format;
+  ws::OutputFormat format = *ws::parse_output_format(format_name);
+
+  auto specs = ws::parse_pathspecs(o.pathspecs);
+  if (!specs) return wscli::report_error(kTool, specs.error());
+  int code = 0;
+  auto workspace = wscli::open_or_report(kTool, o.common, o.view, code);
+  if (!workspace) return code;
+  for (const auto& w : workspace->warnings) fmt::print(stderr, "{}: warning: {}\n", kTool, w);
+
+  // A pathspec naming nothing in the view is a typo, not a clean build.
+  for (std::size_t i = 0; i < specs->size(); ++i) {
+    const auto& entries = workspace->view.entries();
+    if (std::none_of(entries.begin(), entries.end(), [&](const ws::ViewEntry& e) {
+          return ws::pathspec_matches((*specs)[i], e.path) ||
+                 (!e.old_path.empty() && ws::pathspec_matches((*specs)[i], e.old_path));
+        }))
+      return wscli::report_error(
+          kTool, ws::make_error(ws::Errc::refused, "pathspec '" + o.pathspecs[i] + "' did not match any file"));
+  }
+
+  ws::BuildOptions bo;
+  bo.all = o.all;
+  bo.use_cache = !o.no_cache;
+  bo.pathspecs = std::move(specs).value();
+  auto result = ws::build(*workspace, bo);
+  if (!result) return wscli::report_error(kTool, result.error());
+
+  ws::RenderOptions ro;
+  ro.color = format == ws::OutputFormat::human && wscli::use_color(o.common, stdout);
+  ro.tool_version = ws::tool_version();
+  const ws::Workspace& w = *workspace;
+  ro.source = [&w](const std::string& path) { return source_of(w, path); };
+  auto consumer = ws::make_consumer(format, std::cout, ro);
+  ws::render_all(*consumer, result->diagnostics, result->summary);
+  std::cout.flush();
+
+  const ws::BuildStats& st = result->stats;
+  if (o.stats) fmt::print(stderr, "parsed {}, cache hits {}, cache misses {}\n", st.parsed, st.cache_hits, st.cache_misses);
+  if (!st.cache_error.empty()) fmt::print(stderr, "{}: warning: {}\n", kTool, st.cache_error);
+
+  const ws::BuildSummary& s = result->summary;
+  if (s.errors > 0 || (o.werror && s.warnings > 0)) return wscli::kExitFailed;
+  return wscli::kExitOk;
+}
