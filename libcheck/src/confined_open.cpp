@@ -227,7 +227,10 @@ WorkspaceRoot::ReadResult read_beneath(int dir_fd, std::string_view rel, std::ui
   std::string bytes;
   bytes.reserve(static_cast<size_t>(std::min(hint, limit)));
   while (bytes.size() < limit) {
-    std::uint64_t want = std::min<std::uint64_t>(limit - bytes.size(), std::max<std::uint64_t>(hint, 64 * 1024));
+    // Ask for the rest of the hinted size (one byte more proves EOF), then
+    // 64 KiB blocks if it grew: a resize zero-fills, so never over-ask.
+    std::uint64_t rest = bytes.size() < hint ? hint - bytes.size() : 64 * 1024;
+    std::uint64_t want = std::min<std::uint64_t>(limit - bytes.size(), rest);
     size_t old = bytes.size();
     bytes.resize(old + static_cast<size_t>(want));
     ssize_t n = ::read(o.fd.get(), bytes.data() + old, static_cast<size_t>(want));

@@ -1,0 +1,350 @@
+// ws-grep: which files of a view are searched, in parallel, and the printing
+// of their results in path order.
+#include "libcheck/grep.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <limits>
+#include <mutex>
+
+#include <git2.h>
+
+#include "grep_format.h"
+#include "libcheck/path_policy.h"
+#include "libcheck/reader.h"
+#include "libcheck/workspace.h"
+#include "parallel.h"
+
+namespace ws {
+
+Result<SymbolQuery> parse_symbol(const KindPack& kinds, std::string_view symbol) {
+  SymbolQuery q;
+  q.text = std::string(symbol);
+  std::vector<std::string_view> parts;
+  for (std::size_t from = 0;;) {
+    std::size_t dot = symbol.find('.', from);
+    parts.push_back(symbol.substr(from, dot == std::string_view::npos ? std::string_view::npos : dot - from));
+    if (dot == std::string_view::npos) break;
+    from = dot + 1;
+  }
+  auto bad = [&](const std::string& why) {
+    return make_error(Errc::usage, "invalid symbol '" + q.text + "': " + why, q.text, "symbol");
+  };
+  if (parts.size() < 2 || parts.size() > 3 || std::any_of(parts.begin(), parts.end(), [](auto p) { return p.empty(); }))
+    return bad("write Root.Name or Root.Name.Member, e.g. 'Agents.Triage' or 'N.Ticket.Status'");
+  q.kind = kinds.by_root(parts[0]);
+  if (!q.kind) {
+    std::string roots;
+    for (const auto& k : kinds.kinds())
+      if (!k.symbol_root.empty()) roots += (roots.empty() ? "" : ", ") + k.symbol_root;
+    return bad("unknown root '" + std::string(parts[0]) + "'; known roots: " + roots);
+  }
+  q.name = std::string(parts[1]);
+  if (parts.size() == 3) {
+    if (q.kind->member_pointer.empty() && q.kind->implicit_members.empty())
+      return bad("only definitions with members (node types) take a third part; use '" +
+                 std::string(parts[0]) + "." + q.name + "'");
+    q.member = std::string(parts[2]);
+  }
+  return q;
+}
+
+namespace {
+
+bool is_secret(std::string_view path, const Kind* kind) {
+  return path.substr(0, 9) == ".secrets/" || (kind && kind->never_read);
+}
+
+// The syntax of an unrouted file, from its extension, so --in works on
+// workspace files no kind claims (.ws/kinds/*.json).
+Format format_of(const Kind* kind, std::string_view path) {
+  if (kind) return kind->format;
+  auto ends = [&](std::string_view ext) {
+    return path.size() >= ext.size() && path.substr(path.size() - ext.size()) == ext;
+  };
+  if (ends(".json")) return Format::json;
+  if (ends(".cs")) return Format::csharp;
+  if (ends(".md")) return Format::markdown;
+  return Format::opaque;
+}
+
+enum class Outcome { searched, binary, link, error };
+
+struct Job {
+  const ViewEntry* entry = nullptr;
+  const Kind* kind = nullptr;
+  std::string kind_label;
+  // Filled by the worker.
+  Outcome outcome = Outcome::searched;
+  Error error;
+  std::string bytes;  // kept only while the file still has to be printed
+  FileHits hits;
+  std::string name;
+  std::size_t results = 0;
+  std::string text;   // formatted output, when workers format
+  bool formatted = false;
+};
+
+class Search {
+ public:
+  Search(const View& view, const KindPack& kinds, const GrepOptions& o, const Matcher& m,
+         std::optional<SymbolQuery> q)
+      : view_(view), kinds_(kinds), o_(o), m_(m), q_(std::move(q)) {}
+
+  // Whether a file of `kind` can hold what --ref/--defines looks for.
+  bool may_hold(const Kind* kind) const {
+    if (!q_) return true;
+    if (!kind) return false;
+    if (!o_.defines.empty()) return kind == q_->kind;
+    if (kind->format == Format::csharp) return true;
+    return std::any_of(kind->refs.begin(), kind->refs.end(),
+                       [&](const RefSpec& r) { return r.target_kind == q_->kind->name; });
+  }
+
+  void run(Job& job, bool format_now) const {
+    const ViewEntry& e = *job.entry;
+    auto bytes = view_.read(e);
+    if (!bytes) {
+      // A link met on the way (a symlinked directory) is skipped like a link entry.
+      job.outcome = bytes.error().rule == "symlink" ? Outcome::link : Outcome::error;
+      job.error = bytes.error();
+      return;
+    }
+    std::string_view t = *bytes;
+    if (std::memchr(t.data(), '\0', t.size())) {
+      job.outcome = Outcome::binary;
+      return;
+    }
+    if (q_) structural(job, t);
+    else lines(job, t);
+    job.results = detail::result_count(job.hits, o_);
+    if (!job.results) return;
+    if (o_.json && job.name.empty() && job.kind && !job.kind->never_read) {
+      Definition d = read_definition(*job.kind, e.path, t, kinds_);
+      if (d.has_name) job.name = d.name;
+    }
+    job.bytes = std::move(bytes).value();
+    if (format_now) {
+      detail::format_file(job.text, file_of(job), job.hits, o_, std::numeric_limits<std::size_t>::max());
+      job.formatted = true;
+      job.bytes = std::string();
+      job.hits = FileHits();
+    }
+  }
+
+  detail::GrepFile file_of(const Job& job) const {
+    return detail::GrepFile{job.entry->path, job.bytes, job.kind_label, job.name,
+                            q_ ? std::string_view(q_->text) : std::string_view()};
+  }
+
+ private:
+  void lines(Job& job, std::string_view t) const {
+    SelectOptions so;
+    so.invert = o_.invert;
+    so.max_count = o_.max_count;
+    if (o_.mode == GrepMode::files) so.max_count = 1;  // one line proves the file
+    so.after = o_.mode == GrepMode::lines || o_.mode == GrepMode::only_matching ? o_.after : 0;
+    so.all_spans = o_.color || o_.json || o_.mode == GrepMode::only_matching || o_.count_matches;
+    so.in = o_.in;
+    std::vector<ClassRange> classes;
+    std::size_t s, e;
+    // Parse only a file that matches at all: most files are rejected by the
+    // one RE2 search over the whole buffer.
+    if (!o_.in.empty() && m_.find(t, 0, t.size(), s, e)) classes = classify_syntax(format_of(job.kind, job.entry->path), t);
+    so.classes = &classes;
+    job.hits = select_lines(m_, t, so);
+  }
+
+  // --ref / --defines: positions from the reader, optionally filtered by -e.
+  void structural(Job& job, std::string_view t) const {
+    const SymbolQuery& q = *q_;
+    // Cheap rejection: the name must appear, unless an escape could spell it.
+    if (t.find(q.name) == std::string_view::npos && t.find('\\') == std::string_view::npos) return;
+    Definition d = read_definition(*job.kind, job.entry->path, t, kinds_);
+    if (d.has_name) job.name = d.name;
+    std::vector<MatchSpan> found;
+    auto add = [&](const Span& s) { found.push_back({s.start_byte, std::max(s.start_byte, s.end_byte)}); };
+    if (!o_.ref.empty()) {
+      for (const auto& r : d.refs)
+        if (r.target_kind == q.kind->name && r.name == q.name && (q.member.empty() || r.member == q.member))
+          add(r.span);
+    } else if (d.has_name && d.name == q.name) {
+      if (q.member.empty()) add(d.name_span);
+      else if (auto it = std::find_if(d.members.begin(), d.members.end(), [&](const Member& mb) { return mb.name == q.member; });
+               it != d.members.end())
+        add(it->span);
+      else if (std::find(q.kind->implicit_members.begin(), q.kind->implicit_members.end(), q.member) !=
+               q.kind->implicit_members.end())
+        add(d.name_span);  // N.Ticket.Type exists wherever N.Ticket does
+    }
+    std::sort(found.begin(), found.end(), [](const MatchSpan& a, const MatchSpan& b) { return a.start < b.start; });
+    std::uint32_t line_no = 1;
+    std::size_t counted_to = 0;
+    for (const MatchSpan& s : found) {
+      if (s.start > t.size()) continue;
+      line_no += static_cast<std::uint32_t>(std::count(t.begin() + counted_to, t.begin() + s.start, '\n'));
+      counted_to = s.start;
+      const void* nl = s.start ? memrchr(t.data(), '\n', s.start) : nullptr;
+      std::size_t ls = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - t.data()) + 1 : 0;
+      const void* nr = std::memchr(t.data() + s.start, '\n', t.size() - s.start);
+      std::size_t le = nr ? static_cast<std::size_t>(static_cast<const char*>(nr) - t.data()) : t.size();
+      if (m_.has_pattern()) {
+        std::size_t ms, me;
+        if (m_.find(t, ls, le, ms, me) == o_.invert) continue;
+      }
+      if (o_.max_count && job.hits.hits.size() >= *o_.max_count) break;
+      auto begin = static_cast<std::uint32_t>(job.hits.spans.size());
+      job.hits.spans.push_back({s.start, static_cast<std::uint32_t>(std::min<std::size_t>(s.end, le))});
+      job.hits.hits.push_back({line_no, static_cast<std::uint32_t>(ls), static_cast<std::uint32_t>(le), begin, 1, true});
+    }
+  }
+
+  const View& view_;
+  const KindPack& kinds_;
+  const GrepOptions& o_;
+  const Matcher& m_;
+  std::optional<SymbolQuery> q_;
+};
+
+}  // namespace
+
+Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const GrepOptions& options,
+                              std::ostream& out) {
+  for (const auto& k : options.kinds) {
+    const Kind* kind = kinds.by_name(k);
+    if (!kind) {
+      std::string known;
+      for (const auto& kd : kinds.kinds()) known += (known.empty() ? "" : ", ") + kd.name;
+      return make_error(Errc::usage, "unknown kind '" + k + "'; known kinds: " + known, k);
+    }
+    if (kind->never_read)
+      return make_error(Errc::usage, "kind '" + k + "' is never searched: its content is never opened", k, "secret");
+  }
+  if (!options.ref.empty() && !options.defines.empty())
+    return make_error(Errc::usage, "--ref and --defines are exclusive: pick one");
+  std::optional<SymbolQuery> query;
+  if (!options.ref.empty() || !options.defines.empty()) {
+    auto q = parse_symbol(kinds, options.ref.empty() ? options.defines : options.ref);
+    if (!q) return q.error();
+    if (!options.defines.empty() && q->kind->never_read)
+      return make_error(Errc::usage, "secret '" + q->text + "' is never searched: its content is never opened",
+                        q->text, "secret");
+    query = std::move(q).value();
+  }
+  auto matcher = Matcher::compile(options);
+  if (!matcher) return matcher.error();
+  if (!matcher->has_pattern() && !query)
+    return make_error(Errc::usage, "nothing to search for: give a PATTERN, -e PATTERN, --ref or --defines");
+
+  GrepOptions o = options;
+  if (query) o.column = true;  // a reference is a position: line and column
+  if (o.mode == GrepMode::files || o.mode == GrepMode::count) o.before = o.after = 0;
+
+  GrepSummary summary;
+  std::vector<Job> jobs;
+  std::vector<bool> spec_hit(o.pathspecs.size(), false);
+  for (const auto& e : view.entries()) {
+    if (e.status == ChangeStatus::deleted) continue;
+    bool matched = o.pathspecs.empty();
+    for (std::size_t i = 0; i < o.pathspecs.size(); ++i)
+      if (pathspec_matches(o.pathspecs[i], e.path)) matched = spec_hit[i] = true;
+    if (!matched) continue;
+    const Kind* kind = kinds.route(e.path);
+    // Secrets are dropped here, before anything could read them.
+    if (is_secret(e.path, kind)) { ++summary.secrets_skipped; continue; }
+    if (e.mode == kModeLink || e.mode == kModeGitlink) { summary.links_skipped.push_back(e.path); continue; }
+    if (auto rej = check_path(e.path, read_policy())) {
+      summary.errors.push_back(make_error(Errc::refused, rej->message(), e.path, path_rule_name(rej->rule)));
+      continue;
+    }
+    if (!o.kinds.empty() && (!kind || std::find(o.kinds.begin(), o.kinds.end(), kind->name) == o.kinds.end())) continue;
+    Job job;
+    job.entry = &e;
+    job.kind = kind;
+    job.kind_label = kind ? kind->name : is_workspace_config_path(e.path) ? "config" : "unrouted";
+    jobs.push_back(std::move(job));
+  }
+  for (std::size_t i = 0; i < spec_hit.size(); ++i)
+    if (!spec_hit[i])
+      summary.errors.push_back(make_error(Errc::not_found,
+                                          "pathspec '" + o.pathspecs[i].text + "' did not match any file",
+                                          o.pathspecs[i].text, "pathspec"));
+
+  // A search only reads. libgit2 re-hashes every object it reads by default,
+  // a fifth of a search of the committed tree; git grep does not, and
+  // neither does this. (Process-wide: the ws-grep process does nothing else;
+  // git fsck is the tool for integrity.)
+  git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+  Search search(view, kinds, o, *matcher, query);
+  // Without a cap every file's output is final, so workers format it; with
+  // one, the printer formats in order and stops where the cap falls.
+  const bool format_now = o.max == 0;
+  const bool separate = (o.before || o.after) && !o.json &&
+                        (o.mode == GrepMode::lines || o.mode == GrepMode::only_matching);
+  std::size_t printed = 0;
+  bool any_output = false;
+  std::string buffer;
+  // Called in path order, one file at a time (under print_mu).
+  auto emit = [&](Job& job) {
+    switch (job.outcome) {
+      case Outcome::binary: summary.binary_skipped.push_back(job.entry->path); return;
+      case Outcome::link: summary.links_skipped.push_back(job.entry->path); return;
+      case Outcome::error: summary.errors.push_back(job.error); return;
+      case Outcome::searched: break;
+    }
+    if (search.may_hold(job.kind)) ++summary.files_searched;
+    if (!job.results) return;
+    ++summary.files_matched;
+    summary.results += job.results;
+    if (o.max && printed >= o.max) { summary.omitted += job.results; return; }
+    buffer.clear();
+    if (separate && any_output) buffer += "--\n";
+    if (job.formatted) {
+      buffer += job.text;
+      printed += job.results;
+    } else {
+      std::size_t room = o.max ? o.max - printed : std::numeric_limits<std::size_t>::max();
+      std::size_t n = detail::format_file(buffer, search.file_of(job), job.hits, o, room);
+      printed += n;
+      summary.omitted += job.results - n;
+    }
+    any_output = true;
+    out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+  };
+
+  // Output streams in path order while the search goes on: whichever worker
+  // finds the next file in order done prints it, and every file after it that
+  // is done too. Memory stays bounded by how far threads run ahead.
+  std::vector<std::atomic<bool>> done(jobs.size());
+  std::mutex print_mu;
+  std::size_t next = 0;
+  auto drain = [&](bool wait) {
+    std::unique_lock lock(print_mu, std::defer_lock);
+    if (wait) lock.lock();
+    else if (!lock.try_lock()) return;  // the holder prints; a file it missed waits for the next drain
+    for (; next < jobs.size() && done[next].load(std::memory_order_acquire); ++next) {
+      emit(jobs[next]);
+      jobs[next] = Job();  // this file's bytes and output are no longer needed
+    }
+  };
+  parallel_for(jobs.size(), [&](std::size_t i) {
+    Job& job = jobs[i];
+    if (search.may_hold(job.kind)) search.run(job, format_now);
+    done[i].store(true, std::memory_order_release);
+    drain(false);
+  });
+  drain(true);
+  if (summary.omitted) {
+    std::string rec = detail::truncated_record(summary.omitted, o);
+    out.write(rec.data(), static_cast<std::streamsize>(rec.size()));
+  }
+  if (o.json) {
+    std::string rec = detail::summary_record(summary);
+    out.write(rec.data(), static_cast<std::streamsize>(rec.size()));
+  }
+  out.flush();
+  return summary;
+}
+
+}  // namespace ws

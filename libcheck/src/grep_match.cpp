@@ -1,0 +1,242 @@
+// The matcher of ws-grep: RE2 over whole files, line selection without
+// splitting a file into lines first.
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "libcheck/grep.h"
+
+namespace ws {
+
+struct Matcher::Impl {
+  std::unique_ptr<RE2> re;        // the search, word-bounded with -w
+  std::unique_ptr<RE2> plain;     // with -w: the bare alternation, to find candidates fast
+  std::string literal;            // non-empty: a plain literal, searched with memmem
+  bool word = false;
+};
+
+namespace {
+
+RE2::Options re2_options(const GrepOptions& o) {
+  RE2::Options opt;
+  opt.set_log_errors(false);  // the library never prints; the error is returned
+  // A match never spans a newline: classes such as \s and [^a] lose '\n', a
+  // literal '\n' matches nothing. Whole-buffer search is then line search.
+  opt.set_never_nl(true);
+  opt.set_case_sensitive(!o.ignore_case);
+  // DFA states are cached per RE2 object; more room keeps big files on the
+  // DFA rather than the slower (still linear) NFA.
+  opt.set_max_mem(64 << 20);
+  return opt;
+}
+
+bool is_plain_literal(std::string_view p) {
+  for (char c : p)
+    if (std::strchr("\\.+*?()|[]{}^$", c) || c == '\0') return false;
+  return !p.empty();
+}
+
+// Word characters as rg counts them (Unicode letters, marks, digits,
+// connector punctuation), so -w agrees with rg -w outside ASCII too.
+constexpr const char* kNonWord = "[^\\pL\\pM\\pN\\p{Pc}]";
+
+}  // namespace
+
+Result<Matcher> Matcher::compile(const GrepOptions& o) {
+  std::vector<std::string> patterns;
+  for (const auto& p : o.patterns) {
+    // One pattern per line, as grep does: a match never spans lines anyway.
+    std::size_t from = 0;
+    while (true) {
+      std::size_t nl = p.find('\n', from);
+      patterns.push_back(p.substr(from, nl == std::string::npos ? std::string::npos : nl - from));
+      if (nl == std::string::npos) break;
+      from = nl + 1;
+    }
+  }
+  Matcher m;
+  if (patterns.empty()) return m;
+
+  RE2::Options opt = re2_options(o);
+  std::string alternation;
+  for (const auto& p : patterns) {
+    std::string piece = o.fixed_strings ? RE2::QuoteMeta(p) : p;
+    // Each pattern alone first, so that the error names the user's pattern,
+    // not the alternation it ends up in.
+    RE2 alone(piece, opt);
+    if (!alone.ok()) {
+      std::string shown = p.size() > 200 ? p.substr(0, 200) + "..." : p;
+      return make_error(Errc::usage, "invalid pattern '" + shown + "': " + alone.error(), p, "pattern");
+    }
+    alternation += alternation.empty() ? "" : "|";
+    alternation += "(?:" + piece + ")";
+  }
+  auto impl = std::make_shared<Impl>();
+  impl->word = o.word;
+  std::string plain = "(?m)" + alternation;
+  if (o.word) {
+    // Like rg 13: the match must be preceded by a line start or a non-word
+    // character and followed by a line end or one (RE2 has no look-around,
+    // so the match proper is capture group 1).
+    std::string wrapped = std::string("(?m)(?:^|") + kNonWord + ")(" + alternation + ")(?:$|" + kNonWord + ")";
+    impl->re = std::make_unique<RE2>(wrapped, opt);
+    impl->plain = std::make_unique<RE2>(plain, opt);
+    if (!impl->plain->ok())
+      return make_error(Errc::usage, "invalid pattern: " + impl->plain->error(), {}, "pattern");
+  } else {
+    impl->re = std::make_unique<RE2>(plain, opt);
+    if (patterns.size() == 1 && !o.ignore_case && (o.fixed_strings || is_plain_literal(patterns[0])) &&
+        !patterns[0].empty())
+      impl->literal = patterns[0];
+  }
+  if (!impl->re->ok())  // the alternation can exceed RE2's memory budget on its own
+    return make_error(Errc::usage, "invalid pattern: " + impl->re->error(), {}, "pattern");
+  m.impl_ = std::move(impl);
+  return m;
+}
+
+bool Matcher::find(std::string_view text, std::size_t from, std::size_t to, std::size_t& start,
+                   std::size_t& end) const {
+  const Impl& im = *impl_;
+  if (from > to) return false;
+  if (!im.literal.empty()) {
+    // A plain literal: memmem is the fastest scan there is, and a literal
+    // cannot hold a newline, so it agrees with the regex exactly.
+    const void* hit = memmem(text.data() + from, to - from, im.literal.data(), im.literal.size());
+    if (!hit) return false;
+    start = static_cast<std::size_t>(static_cast<const char*>(hit) - text.data());
+    end = start + im.literal.size();
+    return true;
+  }
+  re2::StringPiece whole(text.data(), text.size());
+  if (!im.word) {
+    re2::StringPiece m;
+    if (!im.re->Match(whole, from, to, RE2::UNANCHORED, &m, 1)) return false;
+    start = static_cast<std::size_t>(m.data() - text.data());
+    end = start + m.size();
+    return true;
+  }
+  // -w: the bare alternation finds the first candidate with RE2's literal
+  // prefix acceleration; the bounded search starts on its line, as no word
+  // match can start before the first bare match.
+  re2::StringPiece c;
+  if (!im.plain->Match(whole, from, to, RE2::UNANCHORED, &c, 1)) return false;
+  std::size_t cand = static_cast<std::size_t>(c.data() - text.data());
+  std::size_t line = cand;
+  while (line > from && text[line - 1] != '\n') --line;
+  re2::StringPiece groups[2];
+  if (!im.re->Match(whole, line, to, RE2::UNANCHORED, groups, 2)) return false;
+  start = static_cast<std::size_t>(groups[1].data() - text.data());
+  end = start + groups[1].size();
+  return true;
+}
+
+std::size_t FileHits::counted() const {
+  return static_cast<std::size_t>(std::count_if(hits.begin(), hits.end(), [](const LineHit& h) { return h.counted; }));
+}
+
+namespace {
+
+class ClassFilter {
+ public:
+  explicit ClassFilter(const SelectOptions& o) : ranges_(o.classes) {
+    for (SyntaxClass c : o.in) mask_ |= 1u << static_cast<unsigned>(c);
+  }
+  bool accepts(std::size_t pos) const {
+    if (!mask_) return true;
+    if (!ranges_) return false;
+    auto it = std::upper_bound(ranges_->begin(), ranges_->end(), pos,
+                               [](std::size_t p, const ClassRange& r) { return p < r.start_byte; });
+    if (it == ranges_->begin()) return false;
+    --it;
+    return pos < it->end_byte && (mask_ & (1u << static_cast<unsigned>(it->cls)));
+  }
+
+ private:
+  const std::vector<ClassRange>* ranges_;
+  unsigned mask_ = 0;
+};
+
+std::size_t line_end(std::string_view t, std::size_t pos) {
+  const void* nl = std::memchr(t.data() + pos, '\n', t.size() - pos);
+  return nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - t.data()) : t.size();
+}
+
+}  // namespace
+
+FileHits select_lines(const Matcher& m, std::string_view t, const SelectOptions& o) {
+  FileHits out;
+  const std::size_t n = t.size();
+  if (!m.has_pattern() || (o.max_count && *o.max_count == 0)) return out;
+  ClassFilter filter(o);
+  std::size_t counted = 0;
+  std::uint32_t stop_line = std::numeric_limits<std::uint32_t>::max();
+
+  // Collects the counting matches of line [ls, le) whose first match is
+  // [s, e); without `collect`, only says whether one counts.
+  auto eval_line = [&](std::size_t le, std::size_t s, std::size_t e, bool collect) {
+    bool any = false;
+    while (true) {
+      if (filter.accepts(s)) {
+        any = true;
+        if (!collect || !o.all_spans) break;
+        out.spans.push_back({static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(e)});
+      }
+      std::size_t next = e > s ? e : e + 1;
+      if (next > le || !m.find(t, next, le, s, e)) break;
+    }
+    if (any && collect && !o.all_spans)
+      out.spans.push_back({static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(e)});
+    return any;
+  };
+  auto add_hit = [&](std::uint32_t line, std::size_t ls, std::size_t le, std::size_t span_begin) {
+    bool counts = !o.max_count || counted < *o.max_count;
+    out.hits.push_back({line, static_cast<std::uint32_t>(ls), static_cast<std::uint32_t>(le),
+                        static_cast<std::uint32_t>(span_begin),
+                        static_cast<std::uint32_t>(out.spans.size() - span_begin), counts});
+    if (counts && ++counted == o.max_count) stop_line = o.after ? line + static_cast<std::uint32_t>(o.after) : line;
+  };
+
+  std::uint32_t line_no = 1;
+  std::size_t line_start = 0;
+  if (!o.invert) {
+    // Jump from match to match; only lines holding a match are ever split out.
+    std::size_t pos = 0, s = 0, e = 0;
+    while (pos <= n && m.find(t, pos, n, s, e)) {
+      if (s == n && (n == 0 || t[n - 1] == '\n')) break;  // past the last line
+      for (const char* p = t.data() + line_start; (p = static_cast<const char*>(std::memchr(p, '\n', s - (p - t.data()))));) {
+        ++line_no;
+        line_start = static_cast<std::size_t>(++p - t.data());
+      }
+      if (line_no > stop_line) break;
+      std::size_t le = line_end(t, s);
+      std::size_t span_begin = out.spans.size();
+      if (eval_line(le, s, e, true)) add_hit(line_no, line_start, le, span_begin);
+      else out.spans.resize(span_begin);
+      if (le >= n || line_no >= stop_line) break;
+      pos = line_start = le + 1;
+      ++line_no;
+    }
+    return out;
+  }
+  // -v: every line, but the regex runs only where the next match lies.
+  bool have = false, exhausted = false;
+  std::size_t ms = 0, me = 0;
+  while (line_start < n && line_no <= stop_line) {
+    std::size_t le = line_end(t, line_start);
+    if (!exhausted && (!have || ms < line_start)) {
+      have = m.find(t, line_start, n, ms, me);
+      exhausted = !have;
+    }
+    bool matches = have && ms <= le && eval_line(le, ms, me, false);
+    if (!matches) add_hit(line_no, line_start, le, out.spans.size());
+    if (le >= n) break;
+    line_start = le + 1;
+    ++line_no;
+  }
+  return out;
+}
+
+}  // namespace ws
