@@ -30,7 +30,16 @@ bool from_hex(const std::string& hex, git_oid& out) {
 
 void ensure_init() {
   static std::once_flag once;
-  std::call_once(once, [] { git_libgit2_init(); });
+  std::call_once(once, [] {
+    git_libgit2_init();
+    // git itself does not re-hash objects on every read (fsck does); libgit2's
+    // default does, at up to 40% of a committed-tree search.
+    git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+    // Workspace directory trees are large (thousands of entries); keep them
+    // in the object cache so one run inflates each tree once.
+    git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, static_cast<size_t>(64) << 20);
+    git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, static_cast<ssize_t>(256) << 20);
+  });
 }
 
 }  // namespace ws::git

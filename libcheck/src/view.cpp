@@ -8,8 +8,9 @@ namespace ws {
 View::View(std::vector<ViewEntry> entries, std::shared_ptr<const ContentSource> content,
            std::string base_commit)
     : entries_(std::move(entries)), content_(std::move(content)), base_commit_(std::move(base_commit)) {
-  std::sort(entries_.begin(), entries_.end(),
-            [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; });
+  auto by_path = [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; };
+  // open_view hands over sorted entries; only other callers pay for a sort.
+  if (!std::is_sorted(entries_.begin(), entries_.end(), by_path)) std::sort(entries_.begin(), entries_.end(), by_path);
 }
 
 const ViewEntry* View::find(std::string_view path) const {

@@ -220,14 +220,18 @@ Result<View> open_view(const Repository& repo, std::shared_ptr<const WorkspaceRo
       added.push_back(std::move(e));
     }
   }
+  // Merge the few added paths into the sorted base rather than re-sorting it all.
+  std::sort(added.begin(), added.end(), [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; });
+  std::size_t mid = entries.size();
   for (auto& e : added) entries.push_back(std::move(e));
+  std::inplace_merge(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(mid), entries.end(),
+                     [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; });
   if (worktree) {
     // Unchanged files equal their base blob; reading them from the working
     // tree spares a zlib inflate per file (what ripgrep would read, too).
     for (auto& e : entries)
       if (e.status == ChangeStatus::unchanged && e.mode != kModeLink && e.mode != kModeGitlink) e.from_worktree = true;
   }
-  std::sort(entries.begin(), entries.end(), [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; });
   detect_renames(entries);
   return View(std::move(entries), std::move(content), base_commit);
 }
