@@ -32,6 +32,7 @@ struct ViewOptions {
   std::string rev;
   std::string base;
   std::string proposal;
+  bool statuses = true;  // see ws::ViewSpec::statuses
 };
 
 // One row of a tool's option table: flags, help, and a value hint for the

@@ -164,6 +164,8 @@ int main(int argc, char** argv) {
 
   o.base_only = app.get_option("--base")->count() > 0;
   wscli::ViewOptions view = o.view;
+  // A search needs the files of the view, not their status against HEAD.
+  view.statuses = false;
   if (o.base_only) {
     if (o.view.staged || !o.view.rev.empty() || !o.view.proposal.empty()) {
       fmt::print(stderr, "{}: --base searches the committed base only; drop --staged, --rev or --proposal\n", kTool);

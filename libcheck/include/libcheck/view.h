@@ -58,6 +58,11 @@ struct ViewSpec {
   std::string base;      // --base REV; empty: HEAD (or the proposal's parent)
   std::string rev;       // --rev REV
   std::string proposal;  // --proposal ID
+  // false: a working-tree view may skip diffing against the base when the
+  // caller needs only the files and their bytes (ws-grep). Files on disk that
+  // git tracks are then 'unchanged', untracked unignored ones 'added', and
+  // files missing from disk are absent rather than 'deleted'.
+  bool statuses = true;
 };
 
 class View {
