@@ -83,7 +83,7 @@ std::string sorted_kind_names() {
 
 }  // namespace
 
-TEST_CASE("--help-options prints the option table, tab-separated, and exits 0", "[completion]") {
+TEST_CASE("option --help-options prints the option table, tab-separated, and exits 0", "[completion]") {
   TempRepo repo;
   auto r = wstest::run({wstest::tool("ws-ls"), "--help-options"}, tool_env(repo.path()));
   CHECK(r.status == 0);

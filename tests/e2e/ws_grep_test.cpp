@@ -50,7 +50,7 @@ const char* kProbe =
 
 }  // namespace
 
-TEST_CASE("ws-grep prints path:line:text sorted by path; exit 0 on a match, 1 on none", "[ws-grep]") {
+TEST_CASE("ws-grep prints path:line:text sorted by path, exit 0 on a match, 1 on none", "[ws-grep]") {
   TempRepo repo;
   seed_example(repo);
   auto r = grep(repo, {"Billing"});
@@ -453,7 +453,7 @@ TEST_CASE("ws-grep colours like rg on request and never by default in a pipe", "
   CHECK(grep(repo, {"foo"}, no_color).out == "a.txt:1:a foo b\n");
 }
 
-TEST_CASE("ws-grep --directory runs elsewhere; --version; --help documents --base", "[ws-grep]") {
+TEST_CASE("ws-grep --directory runs elsewhere, --version, --help documents --base", "[ws-grep]") {
   TempRepo repo;
   repo.write("a.txt", "foo\n");
   repo.commit_all("text");

@@ -138,7 +138,7 @@ TEST_CASE("a match never spans lines, and ^ $ are line anchors", "[grep]") {
   CHECK(selected(pattern("b$"), "a\nab") == std::vector<std::string>{"2:b"});  // no final newline
 }
 
-TEST_CASE("-v selects the lines without a match; -m caps selected lines per file", "[grep]") {
+TEST_CASE("option -v selects the lines without a match, -m caps selected lines per file", "[grep]") {
   std::string text = "one foo\ntwo\nthree foo\nfour\n";
   GrepOptions v = pattern("foo");
   v.invert = true;
@@ -232,7 +232,7 @@ TEST_CASE("colour uses ripgrep's escapes and highlights each match", "[grep]") {
         "\x1b[0m\x1b[1m\x1b[31mfoo\x1b[0m\n");
 }
 
-TEST_CASE("--max caps the results and says how many more there were", "[grep]") {
+TEST_CASE("option --max caps the results and says how many more there were", "[grep]") {
   ws::View v = wstest::memory_view({
       {"a.txt", ChangeStatus::unchanged, "x\nx\n"},
       {"b.txt", ChangeStatus::unchanged, "x\n"},
@@ -249,7 +249,7 @@ TEST_CASE("--max caps the results and says how many more there were", "[grep]") 
   CHECK(grep(v, o).out == "a.txt:1:x\na.txt:2:x\nb.txt:1:x\n");
 }
 
-TEST_CASE("JSON Lines: one record per match with kind, name, offsets; a summary last", "[grep]") {
+TEST_CASE("JSON Lines: one record per match with kind, name, offsets, a summary last", "[grep]") {
   ws::View v = wstest::memory_view({{"agents/a.json", ChangeStatus::unchanged, "{\n  \"name\": \"Alpha\"\n}\n"}});
   GrepOptions o = pattern("Al");
   o.json = true;
@@ -261,7 +261,7 @@ TEST_CASE("JSON Lines: one record per match with kind, name, offsets; a summary 
         "\"binary_skipped\":0,\"links_skipped\":0,\"errors\":0}\n");
 }
 
-TEST_CASE("--in counts a match only inside the syntax classes asked for", "[grep]") {
+TEST_CASE("option --in counts a match only inside the syntax classes asked for", "[grep]") {
   ws::View v = wstest::memory_view({{"endpoints/probe.cs", ChangeStatus::unchanged, kCode}});
   GrepOptions o = pattern("Agents\\.Triage");
   o.mode = GrepMode::only_matching;
@@ -276,7 +276,7 @@ TEST_CASE("--in counts a match only inside the syntax classes asked for", "[grep
   CHECK(grep(v, o).out == "endpoints/probe.cs:3:10:Agents.Triage\nendpoints/probe.cs:4:15:Agents.Triage\n");
 }
 
-TEST_CASE("--ref finds code and JSON references, not look-alikes in strings or comments", "[grep]") {
+TEST_CASE("option --ref finds code and JSON references, not look-alikes in strings or comments", "[grep]") {
   ws::View v = wstest::memory_view({
       {"access/grants/g.json", ChangeStatus::unchanged,
        "{\n  \"name\": \"g\",\n  \"group\": \"Staff\",\n  \"agents\": [\"Triage\"]\n}\n"},
@@ -296,7 +296,7 @@ TEST_CASE("--ref finds code and JSON references, not look-alikes in strings or c
   CHECK(grep(v, o).out.empty());
 }
 
-TEST_CASE("secrets are never read; deleted, binary and link entries are not searched", "[grep]") {
+TEST_CASE("secrets are never read, deleted, binary and link entries are not searched", "[grep]") {
   ws::View base = wstest::memory_view({
       {".secrets/Key", ChangeStatus::unchanged, "canary-123\n"},
       {"agents/bin.json", ChangeStatus::unchanged, std::string("canary\0x\n", 9)},
