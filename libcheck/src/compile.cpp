@@ -95,16 +95,25 @@ void run_job(Job& job, const Item& item, const View& view, const KindPack& kinds
   // cached under, even where the view would read an unchanged file from the
   // working tree: the record is then a function of that blob by construction.
   const std::string& blob = job.base_side ? e.base_blob_id : e.blob_id;
+  if (job.source == Job::Source::blob) {
+    // The size from the object header first: a pushed gigabyte of zeros is
+    // a few kilobytes compressed and must not be inflated to be refused.
+    ViewEntry probe = e;
+    if (job.base_side) probe.status = ChangeStatus::deleted;  // size_of() then looks at the base blob
+    probe.from_worktree = false;
+    auto size = view.content().size_of(probe);
+    if (size && *size > config.size_cap) {
+      job.error = std::make_unique<Error>(make_error(
+          Errc::invalid,
+          "file '" + std::string(side.path) + "' is " + std::to_string(*size) + " bytes, over the size cap of " +
+              std::to_string(config.size_cap),
+          std::string(side.path), "too-large"));
+      return;
+    }
+  }
   Result<std::string> bytes = job.source == Job::Source::view ? view.read(e) : view.content().read_blob(blob);
   if (!bytes) {
     job.error = std::make_unique<Error>(bytes.error());
-    return;
-  }
-  if (job.source == Job::Source::blob && bytes->size() > config.size_cap) {
-    job.error = std::make_unique<Error>(make_error(Errc::invalid,
-                           "file '" + std::string(side.path) + "' is " + std::to_string(bytes->size()) +
-                               " bytes, over the size cap of " + std::to_string(config.size_cap),
-                           std::string(side.path), "too-large"));
     return;
   }
   if (job.cacheable) {
@@ -187,10 +196,18 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
       if (!p->empty() && check_path(*p, view_policy)) refused = true;
     bool config_file = is_workspace_config_path(e.path);
     const Kind* view_kind = deleted || config_file ? nullptr : kinds.route(e.path);
-    if (report && !deleted && !config_file && !view_kind && config.unrouted != UnroutedPolicy::ignore)
+    bool link = e.mode == kModeLink || e.mode == kModeGitlink;
+    // A link or submodule is refused wherever it is — in a kind's folder or
+    // not, under .ws/ or not, whatever the unrouted policy — because nothing
+    // downstream (ws-commit, ws-apply) would take it.
+    if (report && !deleted && link)
+      diags.push_back(make_file_diag(
+          DiagCode::unreadable_file, e.path,
+          e.mode == kModeLink ? "refused to read '" + e.path + "': symlink (links are never followed)"
+                              : "refused to read '" + e.path + "': submodule (a workspace holds plain files only)"));
+    else if (report && !deleted && !config_file && !view_kind && config.unrouted != UnroutedPolicy::ignore)
       diags.push_back(unrouted_diag(kinds, e.path, config.unrouted == UnroutedPolicy::error
                                                         ? Severity::error : Severity::warning));
-    bool link = e.mode == kModeLink || e.mode == kModeGitlink;
 
     if (view_kind && !refused) {
       it.view.kind = view_kind;
@@ -198,12 +215,7 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
       it.checked = report;
       if (report) ++summary.files_checked;
       if (link) {
-        // Also caught by read(), but a secret is never read: say it here for all.
-        if (report)
-          diags.push_back(make_file_diag(
-              DiagCode::unreadable_file, e.path,
-              e.mode == kModeLink ? "refused to read '" + e.path + "': symlink (links are never followed)"
-                                  : "refused to read '" + e.path + "': submodule"));
+        // Reported above; never read, so not in the overlay.
       } else if (view_kind->never_read) {
         add_job(i, false, Job::Source::name_only, false);
       } else if (it.changed) {
@@ -229,7 +241,15 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
   compile_detail::ByteArena own_arena;
   compile_detail::ByteArena& arena = cache ? cache->arena() : own_arena;
   parallel_for(jobs.size(), [&](std::size_t j) {
-    run_job(jobs[j], items[jobs[j].item], view, kinds, config, arena);
+    // Nothing may escape a worker thread (that would terminate the
+    // process); running out of memory on one file fails the build instead.
+    try {
+      run_job(jobs[j], items[jobs[j].item], view, kinds, config, arena);
+    } catch (const std::exception& ex) {
+      const Item& it = items[jobs[j].item];
+      jobs[j].error = std::make_unique<Error>(make_error(
+          Errc::environment, "cannot check '" + it.entry->path + "': " + ex.what(), it.entry->path));
+    }
   });
 
   for (auto& job : jobs) {
@@ -237,7 +257,9 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
     Side& side = job.base_side ? it.base : it.view;
     if (job.parsed) ++result.stats.parsed;
     if (job.error) {
-      if (job.base_side) continue;  // the base's own trouble is not this changeset's
+      // An oversize base file is the base's own trouble, not this changeset's.
+      if (job.base_side && job.error->rule == "too-large") continue;
+      if (job.base_side) return *job.error;
       auto d = read_error_diag(it.entry->path, *job.error);
       if (!d) return *job.error;
       if (it.checked) diags.push_back(std::move(*d));

@@ -220,23 +220,31 @@ class Checker {
       const auto* owners = defs(k, r.name);
       if (owners && (r.member.empty() || has_member(k, *owners, r.member))) return;
       if (!owners && owner_reported_elsewhere(it.view.rec, r)) return;
-      if (!it.changed)
-        if (const Removal* rem = removal_for(r)) {
-          broken(i, r, *k, *rem);
-          return;
-        }
+      const Removal* rem = removal_for(r);
+      if (rem && !it.changed) {
+        broken(i, r, *k, *rem);
+        return;
+      }
+      // A changed file still using what the changeset removed: the note
+      // that says what happened beats a guess at what was meant.
       if (!owners) {
-        Diagnostic d = make_diag(DiagCode::unresolved_reference, std::string(it.view.path), r.span, unresolved_message(r, *k));
-        if (auto best = closest_name(k, r.name)) d.notes.push_back(plain_note("did you mean " + q(*best) + "?"));
+        Diagnostic d = make_diag(DiagCode::unresolved_reference, std::string(it.view.path), r.span,
+                                 unresolved_message(r, *k));
+        if (rem) d.notes.push_back(removal_note(r, *k, *rem));
+        else if (auto best = closest_name(k, r.name)) d.notes.push_back(plain_note("did you mean " + q(*best) + "?"));
         out_.push_back(std::move(d));
         return;
       }
       Diagnostic d = make_diag(DiagCode::unknown_member, std::string(it.view.path), r.span, member_message(r, *k));
-      Suggester s(r.member);
-      for (const auto& m : k->implicit_members) s.consider(m);
-      for (std::size_t o : owners->all())
-        items_[o].view.rec.for_each_member([&](const MemberView& m) { s.consider(m.name); });
-      if (auto best = s.best()) d.notes.push_back(plain_note("did you mean " + q(*best) + "?"));
+      if (rem) {
+        d.notes.push_back(removal_note(r, *k, *rem));
+      } else {
+        Suggester s(r.member);
+        for (const auto& m : k->implicit_members) s.consider(m);
+        for (std::size_t o : owners->all())
+          items_[o].view.rec.for_each_member([&](const MemberView& m) { s.consider(m.name); });
+        if (auto best = s.best()) d.notes.push_back(plain_note("did you mean " + q(*best) + "?"));
+      }
       out_.push_back(std::move(d));
     });
   }
@@ -270,29 +278,32 @@ class Checker {
     }
   }
 
+  // An unchanged definition's reference to what the changeset removed.
   void broken(std::size_t i, const RefView& r, const Kind& k, const Removal& rem) {
+    Diagnostic d = make_diag(DiagCode::broken_by_change, std::string(items_[i].view.path), r.span,
+                             rem.member ? member_message(r, k) : unresolved_message(r, k));
+    d.notes.push_back(removal_note(r, k, rem));
+    out_.push_back(std::move(d));
+  }
+
+  // Names the change that removed what `r` refers to.
+  Note removal_note(const RefView& r, const Kind& k, const Removal& rem) const {
     const Item& cause = items_[rem.cause];
     const Side& now = cause.view;
     // The changed file still defines a symbol of this kind: a rename.
     bool named = now.present && now.kind == cause.base.kind && now.rec.has_name();
-    Diagnostic d = make_diag(DiagCode::broken_by_change, std::string(items_[i].view.path), r.span,
-                             rem.member ? member_message(r, k) : unresolved_message(r, k));
     if (rem.member) {
       std::string where(now.present ? now.path : cause.base.path);
-      d.notes.push_back(note_at(where, named ? std::optional<Span>(now.rec.name_span()) : std::nullopt,
-                                member_word(k) + " " + q(r.member) + " was removed from " +
-                                    kind_label(k.name) + " " + q(r.name) + " in " + where));
-    } else if (named) {
-      d.notes.push_back(note_at(now.path, now.rec.name_span(),
-                                q(r.name) +  " was renamed to " + q(now.rec.name()) + " in " + std::string(now.path)));
-    } else if (cause.entry->status == ChangeStatus::deleted || now.kind != cause.base.kind) {
-      d.notes.push_back(note_at(cause.base.path, std::nullopt,
-                                q(r.name) + " was deleted with " + std::string(cause.base.path)));
-    } else {
-      d.notes.push_back(note_at(cause.entry->path, std::nullopt,
-                                q(r.name) + " was removed from " + cause.entry->path));
+      return note_at(where, named ? std::optional<Span>(now.rec.name_span()) : std::nullopt,
+                     member_word(k) + " " + q(r.member) + " was removed from " + kind_label(k.name) + " " +
+                         q(r.name) + " in " + where);
     }
-    out_.push_back(std::move(d));
+    if (named)
+      return note_at(now.path, now.rec.name_span(),
+                     q(r.name) + " was renamed to " + q(now.rec.name()) + " in " + std::string(now.path));
+    if (cause.entry->status == ChangeStatus::deleted || now.kind != cause.base.kind)
+      return note_at(cause.base.path, std::nullopt, q(r.name) + " was deleted with " + std::string(cause.base.path));
+    return note_at(cause.entry->path, std::nullopt, q(r.name) + " was removed from " + cause.entry->path);
   }
 
   const KindPack& kinds_;

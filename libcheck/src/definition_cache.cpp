@@ -27,11 +27,6 @@ void put_u32(std::string& out, std::uint32_t v) {
 void put_u64(std::string& out, std::uint64_t v) {
   for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
-void put_str(std::string& out, std::string_view s) {
-  put_u32(out, static_cast<std::uint32_t>(s.size()));
-  out.append(s);
-}
-
 // The file's strings have fixed 4-byte lengths (records use LEB128 inside).
 std::string_view get_str(compile_detail::Cursor& c) { return c.bytes(c.u32()); }
 
@@ -77,17 +72,37 @@ Status write_all(int fd, std::string_view bytes) {
 DefinitionCache::DefinitionCache(std::string tool_version, std::string kind_digest)
     : tool_version_(std::move(tool_version)), kind_digest_(std::move(kind_digest)) {}
 
-std::uint64_t DefinitionCache::checksum(std::string_view bytes) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
+void DefinitionCache::Checksum::update(std::string_view bytes) {
   constexpr std::uint64_t kPrime = 0x100000001b3ULL;
   std::size_t i = 0;
-  for (; i + 8 <= bytes.size(); i += 8) {
-    std::uint64_t w = 0;
-    for (int b = 0; b < 8; ++b) w |= std::uint64_t(static_cast<unsigned char>(bytes[i + b])) << (8 * b);
-    h = (h ^ w) * kPrime;
+  if (pending_ == 0) {  // whole words straight from the input: the common case
+    for (; i + 8 <= bytes.size(); i += 8) {
+      std::uint64_t w = 0;
+      for (int b = 0; b < 8; ++b) w |= std::uint64_t(static_cast<unsigned char>(bytes[i + b])) << (8 * b);
+      hash_ = (hash_ ^ w) * kPrime;
+    }
   }
-  for (; i < bytes.size(); ++i) h = (h ^ static_cast<unsigned char>(bytes[i])) * kPrime;
+  for (char c : bytes.substr(i)) {
+    word_ |= std::uint64_t(static_cast<unsigned char>(c)) << (8 * pending_);
+    if (++pending_ == 8) {
+      hash_ = (hash_ ^ word_) * kPrime;
+      word_ = 0;
+      pending_ = 0;
+    }
+  }
+}
+
+std::uint64_t DefinitionCache::Checksum::value() const {
+  constexpr std::uint64_t kPrime = 0x100000001b3ULL;
+  std::uint64_t h = hash_;
+  for (int i = 0; i < pending_; ++i) h = (h ^ ((word_ >> (8 * i)) & 0xff)) * kPrime;
   return h;
+}
+
+std::uint64_t DefinitionCache::checksum(std::string_view bytes) {
+  Checksum c;
+  c.update(bytes);
+  return c.value();
 }
 
 DefinitionCache::LoadResult DefinitionCache::load(const std::string& file) {
@@ -213,38 +228,68 @@ void DefinitionCache::insert(std::string_view blob, std::string_view kind, std::
   dirty_ = true;
 }
 
+namespace {
+
+// Writes a file through a 1 MiB buffer while checksumming what passes: the
+// cache is never built whole in memory (30 MB at 100,000 definitions).
+class StreamWriter {
+ public:
+  explicit StreamWriter(int fd) : fd_(fd) { buf_.reserve(kBuffer); }
+  void put(std::string_view bytes) {
+    sum_.update(bytes);
+    if (buf_.size() + bytes.size() > kBuffer) flush();
+    if (bytes.size() > kBuffer) {
+      if (status_) status_ = write_all(fd_, bytes);
+    } else {
+      buf_.append(bytes);
+    }
+  }
+  void u32(std::uint32_t v) {
+    std::string b;
+    put_u32(b, v);
+    put(b);
+  }
+  void str(std::string_view s) {
+    u32(static_cast<std::uint32_t>(s.size()));
+    put(s);
+  }
+  // Ends with the checksum of everything before it.
+  Status finish() {
+    std::string tail;
+    put_u64(tail, sum_.value());
+    buf_.append(tail);
+    flush();
+    return status_;
+  }
+
+ private:
+  static constexpr std::size_t kBuffer = 1 << 20;
+  void flush() {
+    if (status_ && !buf_.empty()) status_ = write_all(fd_, buf_);
+    buf_.clear();
+  }
+  int fd_;
+  std::string buf_;
+  DefinitionCache::Checksum sum_;
+  Status status_ = Ok{};
+};
+
+}  // namespace
+
 Status DefinitionCache::save(const std::string& file, std::size_t max_entries) {
   // In the order this build used them (the view's path order), then the
   // unused ones by key: the next build of the same workspace then reads the
   // buffer front to back instead of hopping around 30 MB, and the same
   // builds always write the same file.
-  std::vector<const Entry*> order;
+  std::vector<const Entry*> keep;
   bool prune = entries_.size() > max_entries;
-  order.reserve(entries_.size());
+  keep.reserve(entries_.size());
   for (const auto& entry : entries_)
-    if (!prune || entry.used) order.push_back(&entry);
-  std::sort(order.begin(), order.end(), [](const Entry* a, const Entry* b) {
+    if (!prune || entry.used) keep.push_back(&entry);
+  std::sort(keep.begin(), keep.end(), [](const Entry* a, const Entry* b) {
     if ((a->used == 0) != (b->used == 0)) return a->used != 0;
     return a->used ? a->used < b->used : a->key < b->key;
   });
-  std::vector<std::pair<std::string_view, std::string_view>> keep;
-  keep.reserve(order.size());
-  for (const Entry* e : order) keep.emplace_back(e->key, e->record);
-
-  std::size_t size = kMagic.size() + 4 + 8 + tool_version_.size() + kind_digest_.size() + 4 + 8;
-  for (const auto& [k, r] : keep) size += 8 + k.size() + r.size();
-  std::string out;
-  out.reserve(size);
-  out.append(kMagic);
-  put_u32(out, kFormatVersion);
-  put_str(out, tool_version_);
-  put_str(out, kind_digest_);
-  put_u32(out, static_cast<std::uint32_t>(keep.size()));
-  for (const auto& [k, r] : keep) {
-    put_str(out, k);
-    put_str(out, r);
-  }
-  put_u64(out, checksum(out));
 
   namespace fs = std::filesystem;
   fs::path target(file);
@@ -255,11 +300,22 @@ Status DefinitionCache::save(const std::string& file, std::size_t max_entries) {
                       "cannot create '" + target.parent_path().string() + "': " + ec.message(), file);
   std::string tmp = file + ".tmp.XXXXXX";
   int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
-  if (fd >= 0) ::fchmod(fd, 0644);  // mkostemp makes 0600; the cache is as readable as the repository
   if (fd < 0)
     return make_error(Errc::environment, "cannot create a temporary file beside '" + file + "': " +
                                              std::strerror(errno), file);
-  Status st = write_all(fd, out);
+  ::fchmod(fd, 0644);  // mkostemp makes 0600; the cache is as readable as the repository
+
+  StreamWriter out(fd);
+  out.put(kMagic);
+  out.u32(kFormatVersion);
+  out.str(tool_version_);
+  out.str(kind_digest_);
+  out.u32(static_cast<std::uint32_t>(keep.size()));
+  for (const Entry* e : keep) {
+    out.str(e->key);
+    out.str(e->record);
+  }
+  Status st = out.finish();
   if (st && ::fsync(fd) != 0)
     st = make_error(Errc::environment, std::string("fsync failed: ") + std::strerror(errno));
   if (::close(fd) != 0 && st) st = make_error(Errc::environment, std::string("close failed: ") + std::strerror(errno));

@@ -68,6 +68,17 @@ class DefinitionCache {
   // guard against truncation and damage, not against an adversary (the file
   // lives in the repository's own git directory).
   static std::uint64_t checksum(std::string_view bytes);
+  // The same, fed in pieces.
+  class Checksum {
+   public:
+    void update(std::string_view bytes);
+    std::uint64_t value() const;
+
+   private:
+    std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+    std::uint64_t word_ = 0;
+    int pending_ = 0;  // bytes of `word_` filled
+  };
 
   struct Buffer {
     std::unique_ptr<char[]> bytes;

@@ -182,7 +182,7 @@ TEST_CASE("ws-build: duplicate names are errors at both definitions", "[ws-build
                          "  note: agents/AGtriage01.json:2:12 'Triage' is also defined here"});
 }
 
-TEST_CASE("ws-build: text in strings and comments is not a reference; a misspelt one is", "[ws-build]") {
+TEST_CASE("ws-build: text in strings and comments is not a reference, a misspelt one is", "[ws-build]") {
   TempRepo repo;
   seed(repo);
   repo.write("ai-tools/TLnote01.cs",
@@ -399,7 +399,7 @@ TEST_CASE("ws-build --werror fails on warnings, which otherwise pass", "[ws-buil
   CHECK(ws("ws-build", {"--werror"}, repo.path()).status == 1);
 }
 
-TEST_CASE("ws-build pathspecs limit the changes compiled; the overlay stays whole", "[ws-build]") {
+TEST_CASE("ws-build pathspecs limit the changes compiled, the overlay stays whole", "[ws-build]") {
   TempRepo repo;
   seed(repo);
   repo.write("agents/AGintake01.json", "{\n  \"name\": \"Intake\",\n  \"handoffs\": [\"Nobody\"]\n}\n");

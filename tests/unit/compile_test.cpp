@@ -151,7 +151,7 @@ TEST_CASE("compile: unresolved references name the symbol and suggest the closes
   CHECK(run.result.summary.files_with_errors == 2);
 }
 
-TEST_CASE("compile: an unknown node type field is WS011 with a suggestion; Type always exists", "[compile]") {
+TEST_CASE("compile: an unknown node type field is WS011 with a suggestion, Type always exists", "[compile]") {
   auto run = compile({{"node-types/t.json", U, kTicket},
                       {"ai-tools/t.cs", A, tool("Ask", "var a = N.Ticket.Stauts; var b = N.Ticket.Type;")},
                       {"indexes/i.json", A, "{\n  \"name\": \"Open\",\n  \"node\": \"Ticket\",\n  \"fields\": [\"Titel\"]\n}\n"}});
@@ -193,6 +193,13 @@ TEST_CASE("compile: a rename by editing the name is reported with the new name's
                          "ai-tools/t.cs:2:8: WS013 error: unresolved reference 'Agents.Triage'",
                          "  agents/triage.json:2:12: note: 'Triage' was renamed to 'Intake' in agents/triage.json",
                      });
+  // A changed file still using the old name is an unresolved reference,
+  // with the same note rather than a guess.
+  files[1] = {"ai-tools/t.cs", M, tool("Ask", "return Agents.Triage.Go();"), tool("Ask", "return Agents.Triage.Run();")};
+  CHECK(compile(files).lines == std::vector<std::string>{
+                                    "ai-tools/t.cs:2:8: WS010 error: unresolved reference 'Agents.Triage'",
+                                    "  agents/triage.json:2:12: note: 'Triage' was renamed to 'Intake' in agents/triage.json",
+                                });
   // Fixing the reference in the same changeset makes it clean.
   files[1] = {"ai-tools/t.cs", M, tool("Ask", "return Agents.Intake.Run();"), tool("Ask", "return Agents.Triage.Run();")};
   CHECK(compile(files).lines == std::vector<std::string>{});
@@ -257,7 +264,7 @@ TEST_CASE("compile: per-file diagnostics of the readers come through", "[compile
   CHECK(codes.count("WS008 agents/c.json"));
 }
 
-TEST_CASE("compile: unrouted changed files follow the workspace's policy; config files are exempt", "[compile]") {
+TEST_CASE("compile: unrouted changed files follow the workspace's policy, config files are exempt", "[compile]") {
   auto view = wstest::memory_view({{"notes/todo.txt", A, "x"},
                                    {"agents/readme.md", A, "x"},
                                    {".ws/config.json", A, "{}"},
@@ -311,7 +318,7 @@ TEST_CASE("compile: refused reads map to WS003, WS017 and WS004", "[compile]") {
   REQUIRE_FALSE(failed.ok());
 }
 
-TEST_CASE("compile: changed paths pass the write policy; protected paths are refused", "[compile]") {
+TEST_CASE("compile: changed paths pass the write policy, protected paths are refused", "[compile]") {
   WorkspaceConfig config;
   config.protected_paths = {"access/"};
   auto run = compile(wstest::memory_view({{"access/groups/g.json", A, agent("Staff")},

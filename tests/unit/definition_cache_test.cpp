@@ -263,3 +263,15 @@ TEST_CASE("definition cache: thousands of entries survive growth, a save and a l
   }
   CHECK(found == 5000);
 }
+
+TEST_CASE("definition cache: the checksum is the same fed whole or in pieces", "[compile][cache]") {
+  std::string bytes;
+  for (int i = 0; i < 1000; ++i) bytes.push_back(static_cast<char>(i * 37 + 11));
+  const std::uint64_t whole = DefinitionCache::checksum(bytes);
+  for (std::size_t step : {1, 3, 7, 8, 9, 64, 999}) {
+    DefinitionCache::Checksum c;
+    for (std::size_t at = 0; at < bytes.size(); at += step) c.update(std::string_view(bytes).substr(at, step));
+    CHECK(c.value() == whole);
+  }
+  CHECK(DefinitionCache::checksum("") != DefinitionCache::checksum(std::string(1, '\0')));
+}
