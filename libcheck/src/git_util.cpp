@@ -39,6 +39,10 @@ void ensure_init() {
     // in the object cache so one run inflates each tree once.
     git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, static_cast<size_t>(64) << 20);
     git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, static_cast<ssize_t>(256) << 20);
+    // Pack windows are mmapped; bounding them keeps a cold build of a large
+    // workspace within its memory budget at no cost in speed.
+    git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, static_cast<size_t>(4) << 20);
+    git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, static_cast<size_t>(64) << 20);
   });
 }
 
