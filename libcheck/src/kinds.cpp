@@ -116,6 +116,9 @@ Result<Kind> parse_manifest(const std::string& source, std::string_view text) {
     m = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     return invalid(source, fmt::format("not valid JSON (at byte {})", e.byte));
+  } catch (const nlohmann::json::exception&) {
+    // out_of_range 406: a number beyond double range, such as 1E400.
+    return invalid(source, "not valid JSON (a number out of range)");
   }
   if (!m.is_object()) return invalid(source, "a manifest is a JSON object");
   if (depth_of(m) > kMaxManifestDepth)

@@ -176,8 +176,12 @@ class Reporter {
     std::string message;
     switch (p.what) {
       case What::required: {
-        span.end_byte = span.start_byte + 1;  // the opening brace
-        span.end = Position{span.start.line, span.start.column + 1};
+        // Point at the opening brace only; a header with no object (an
+        // empty C# file) has nothing to point at and keeps its empty span.
+        if (span.end_byte > span.start_byte) {
+          span.end_byte = span.start_byte + 1;
+          span.end = Position{span.start.line, span.start.column + 1};
+        }
         message = fmt::format("missing required field '{}'", p.field);
         if (!field.empty()) message += " in " + field;
         break;

@@ -20,7 +20,9 @@ bool is_valid_session(std::string_view s) { return !s.empty() && s.size() <= 64 
 Result<WorkspaceConfig> parse_workspace_config(std::string_view text) {
   WorkspaceConfig c;
   nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object())
+  if (j.is_discarded())
+    return make_error(Errc::invalid, "invalid .ws/config.json: not valid JSON", ".ws/config.json");
+  if (!j.is_object())
     return make_error(Errc::invalid, "invalid .ws/config.json: not a JSON object", ".ws/config.json");
   for (auto& [key, value] : j.items()) {
     if (key == "unrouted") {

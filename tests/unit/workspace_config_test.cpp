@@ -1,0 +1,40 @@
+#include <catch2/catch.hpp>
+
+#include "libcheck/workspace.h"
+
+using ws::parse_workspace_config;
+
+TEST_CASE("workspace config: valid keys are read", "[workspace]") {
+  auto c = parse_workspace_config(R"({"unrouted": "warning", "protected": ["ops/"], "size_cap": 4096})");
+  REQUIRE(c.ok());
+  CHECK(c->unrouted == ws::UnroutedPolicy::warning);
+  CHECK(c->protected_paths == std::vector<std::string>{"ops/"});
+  CHECK(c->size_cap == 4096);
+}
+
+TEST_CASE("workspace config: each refusal names the rule", "[workspace]") {
+  struct Case {
+    const char* text;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"{", "invalid .ws/config.json: not valid JSON"},
+      // A number beyond double range: not JSON we can read, not "not an object".
+      {R"({"size_cap": 1E400})", "invalid .ws/config.json: not valid JSON"},
+      {"[]", "invalid .ws/config.json: not a JSON object"},
+      {R"({"unrouted": "maybe"})",
+       "invalid .ws/config.json: 'unrouted' must be \"error\", \"warning\" or \"ignore\""},
+      {R"({"protected": "ops/"})", "invalid .ws/config.json: 'protected' must be an array of paths"},
+      {R"({"protected": [""]})", "invalid .ws/config.json: 'protected' entries must be non-empty strings"},
+      {R"({"size_cap": 0})", "invalid .ws/config.json: 'size_cap' must be a positive number of bytes"},
+      {R"({"size_cap": -1})", "invalid .ws/config.json: 'size_cap' must be a positive number of bytes"},
+      {R"({"colour": true})", "invalid .ws/config.json: unknown key 'colour'; allowed: unrouted, protected, size_cap"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.text);
+    auto r = parse_workspace_config(c.text);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message == c.message);
+    CHECK(r.error().subject == ".ws/config.json");
+  }
+}
