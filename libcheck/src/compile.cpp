@@ -40,6 +40,7 @@ struct Job {
   std::string_view cache_blob;  // the id of the bytes actually read
   std::unique_ptr<Error> error;  // a pointer: 100,000 jobs, almost none failing
   bool parsed = false;
+  bool cache_hit = false;  // a working-tree file whose bytes the cache already knew
 };
 
 // The policy a changeset's paths must pass: what may be written to the
@@ -83,7 +84,7 @@ Diagnostic unrouted_diag(const KindPack& kinds, const std::string& path, Severit
 }
 
 void run_job(Job& job, const Item& item, const View& view, const KindPack& kinds,
-             const WorkspaceConfig& config, compile_detail::ByteArena& arena) {
+             const WorkspaceConfig& config, compile_detail::ByteArena& arena, const DefinitionCache* cache) {
   const Side& side = job.base_side ? item.base : item.view;
   const ViewEntry& e = *item.entry;
   if (job.source == Job::Source::name_only) {
@@ -122,6 +123,15 @@ void run_job(Job& job, const Item& item, const View& view, const KindPack& kinds
     if (job.source == Job::Source::blob) job.cache_blob = blob;
     else if (e.from_worktree || e.blob_id.empty()) job.cache_blob = arena.store(Repository::hash_blob(*bytes));
     else job.cache_blob = e.blob_id;
+    // An edit built before (the second build of one changeset, the build
+    // inside ws-commit after ws-build) is parsed once, like the base.
+    if (job.source == Job::Source::view) {
+      if (auto rec = cache->peek(job.cache_blob, side.kind->name); rec && RecordView(*rec).valid()) {
+        job.record = *rec;
+        job.cache_hit = true;
+        return;
+      }
+    }
   }
   job.record = arena.store(compile_detail::encode_record(read_definition(*side.kind, side.path, *bytes, kinds)));
   job.parsed = true;
@@ -219,7 +229,10 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
       } else if (view_kind->never_read) {
         add_job(i, false, Job::Source::name_only, false);
       } else if (it.changed) {
-        add_job(i, false, Job::Source::view, true);
+        // Committed or staged bytes have their id already; a working-tree
+        // file is hashed when read (run_job).
+        if (e.from_worktree || e.blob_id.empty() || !from_cache(it.view, e.blob_id))
+          add_job(i, false, Job::Source::view, true);
       } else if (!from_cache(it.view, e.blob_id)) {
         add_job(i, false, Job::Source::blob, true);
       }
@@ -244,7 +257,7 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
     // Nothing may escape a worker thread (that would terminate the
     // process); running out of memory on one file fails the build instead.
     try {
-      run_job(jobs[j], items[jobs[j].item], view, kinds, config, arena);
+      run_job(jobs[j], items[jobs[j].item], view, kinds, config, arena, cache);
     } catch (const std::exception& ex) {
       const Item& it = items[jobs[j].item];
       jobs[j].error = std::make_unique<Error>(make_error(
@@ -256,6 +269,17 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
     Item& it = items[job.item];
     Side& side = job.base_side ? it.base : it.view;
     if (job.parsed) ++result.stats.parsed;
+    if (job.cache_hit) {
+      ++result.stats.cache_hits;
+      cache->find(job.cache_blob, side.kind->name);  // marks it used, so it is kept
+      side.rec = RecordView(job.record);
+      side.present = true;
+      continue;
+    }
+    // A working-tree file is looked up by its bytes in run_job; others were
+    // counted by from_cache.
+    if (job.cacheable && job.source == Job::Source::view && (it.entry->from_worktree || it.entry->blob_id.empty()))
+      ++result.stats.cache_misses;
     if (job.error) {
       // An oversize base file is the base's own trouble, not this changeset's.
       if (job.base_side && job.error->rule == "too-large") continue;

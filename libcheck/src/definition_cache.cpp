@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <utility>
 #include <vector>
 
 #include "compile_record.h"
@@ -192,12 +193,16 @@ void DefinitionCache::index(std::size_t entry) {
 }
 
 DefinitionCache::Entry* DefinitionCache::lookup(std::string_view key) {
+  return const_cast<Entry*>(std::as_const(*this).lookup(key));
+}
+
+const DefinitionCache::Entry* DefinitionCache::lookup(std::string_view key) const {
   if (slots_.empty()) return nullptr;
   std::uint64_t tag = key_hash(key);
   std::size_t mask = slots_.size() - 1;
   for (std::size_t i = tag & mask; slots_[i] != 0; i = (i + 1) & mask) {
     if ((slots_[i] >> 32) != tag) continue;
-    Entry& e = entries_[(slots_[i] & 0xffffffffu) - 1];
+    const Entry& e = entries_[(slots_[i] & 0xffffffffu) - 1];
     if (e.key == key) return &e;
   }
   return nullptr;
@@ -211,6 +216,16 @@ std::optional<std::string_view> DefinitionCache::find(std::string_view blob, std
   Entry* e = lookup(key_);
   if (!e) return std::nullopt;
   mark_used(*e);
+  return e->record;
+}
+
+std::optional<std::string_view> DefinitionCache::peek(std::string_view blob, std::string_view kind) const {
+  std::string key;
+  key.reserve(blob.size() + 1 + kind.size());
+  key.append(blob).push_back('\0');
+  key.append(kind);
+  const Entry* e = lookup(key);
+  if (!e) return std::nullopt;
   return e->record;
 }
 

@@ -47,6 +47,9 @@ class DefinitionCache {
   // The record for (blob, kind), and marks it used by this build. Not
   // thread-safe: the compile looks up and inserts from one thread.
   std::optional<std::string_view> find(std::string_view blob, std::string_view kind);
+  // The record for (blob, kind) without marking it used: safe from several
+  // threads at once as long as nothing inserts meanwhile.
+  std::optional<std::string_view> peek(std::string_view blob, std::string_view kind) const;
   // Adds a record (keeping an existing one for the key: records are pure
   // functions of the key) and marks it used. `record` must stay valid as
   // long as the cache: store it in arena() first.
@@ -98,6 +101,7 @@ class DefinitionCache {
   // touches the key's bytes only when the hashes agree. No allocation per
   // entry, which matters when a build loads 100,000 of them.
   Entry* lookup(std::string_view key);
+  const Entry* lookup(std::string_view key) const;
   void index(std::size_t entry);
   void rehash(std::size_t capacity);
 
