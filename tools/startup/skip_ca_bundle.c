@@ -1,0 +1,24 @@
+/* Linked into every ws-* executable, never into libcheck.
+ *
+ * Debian's libgit2 is built with HTTPS over mbedTLS, and git_libgit2_init()
+ * loads the system CA bundle (GIT_DEFAULT_CERT_LOCATION) through this
+ * function: about 290 PEM certificates decoded at every start, 15-20 ms and
+ * a third of a small warm ws-build (bench/DIAGNOSES.md, C1). The tools never
+ * open a network connection (tests/unit/no_shell_test.cpp refuses socket
+ * code), and libgit2 1.5 has no option to skip the load, so the executables
+ * define the function themselves: libgit2's call binds to this definition
+ * (an executable's symbols come first in the dynamic linker's lookup), and
+ * the load fails. Should TLS ever be used after all, it would have no trust
+ * anchors and refuse every peer: failing closed, never open.
+ */
+
+/* mbedTLS's MBEDTLS_ERR_X509_FILE_IO_ERROR: "read or write of file failed". */
+#define WS_X509_FILE_IO_ERROR (-0x2900)
+
+int mbedtls_x509_crt_parse_file(void* chain, const char* path);
+
+int mbedtls_x509_crt_parse_file(void* chain, const char* path) {
+  (void)chain;
+  (void)path;
+  return WS_X509_FILE_IO_ERROR;
+}
