@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <string_view>
 
 #include <git2/sys/repository.h>
@@ -113,6 +114,7 @@ namespace {
 
 struct WalkState {
   std::vector<ViewEntry>* out;
+  std::string_view prefix;  // of every path: the folder walked
 };
 
 int collect_entry(const char* root, const git_tree_entry* entry, void* payload) {
@@ -120,7 +122,8 @@ int collect_entry(const char* root, const git_tree_entry* entry, void* payload) 
   git_object_t type = git_tree_entry_type(entry);
   if (type == GIT_OBJECT_TREE) return 0;
   ViewEntry e;
-  e.path = std::string(root) + git_tree_entry_name(entry);
+  e.path.reserve(st->prefix.size() + std::strlen(root) + std::strlen(git_tree_entry_name(entry)));
+  e.path.append(st->prefix).append(root).append(git_tree_entry_name(entry));
   e.mode = static_cast<std::uint32_t>(git_tree_entry_filemode_raw(entry));
   e.blob_id = git::to_hex(*git_tree_entry_id(entry));
   e.base_blob_id = e.blob_id;
@@ -130,7 +133,7 @@ int collect_entry(const char* root, const git_tree_entry* entry, void* payload) 
 
 }  // namespace
 
-Result<std::vector<ViewEntry>> Repository::commit_entries(const std::string& commit_hex) const {
+Result<std::vector<ViewEntry>> Repository::commit_entries(const std::string& commit_hex, std::string_view under) const {
   std::vector<ViewEntry> out;
   if (commit_hex.empty()) return out;
   git_oid oid;
@@ -144,7 +147,19 @@ Result<std::vector<ViewEntry>> Repository::commit_entries(const std::string& com
   if (git_commit_tree(&traw, commit.get()) < 0)
     return git::error(Errc::environment, "cannot read the tree of " + commit_hex);
   git::Tree tree(traw);
-  WalkState st{&out};
+  if (!under.empty()) {
+    std::string dir(under.substr(0, under.size() - (under.back() == '/' ? 1 : 0)));
+    git_tree_entry* sub_entry = nullptr;
+    if (git_tree_entry_bypath(&sub_entry, tree.get(), dir.c_str()) < 0) return out;  // no such folder
+    bool is_tree = git_tree_entry_type(sub_entry) == GIT_OBJECT_TREE;
+    git_object* sub = nullptr;
+    int rc = is_tree ? git_tree_entry_to_object(&sub, repo_, sub_entry) : 0;
+    git_tree_entry_free(sub_entry);
+    if (!is_tree) return out;
+    if (rc < 0) return git::error(Errc::environment, "cannot read '" + dir + "' in " + commit_hex);
+    tree = git::Tree(reinterpret_cast<git_tree*>(sub));
+  }
+  WalkState st{&out, under};
   if (git_tree_walk(tree.get(), GIT_TREEWALK_PRE, collect_entry, &st) < 0)
     return git::error(Errc::environment, "cannot walk the tree of " + commit_hex);
   // A pre-order walk of git's tree order is already bytewise path order; the

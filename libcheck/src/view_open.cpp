@@ -67,6 +67,15 @@ class GitContentSource final : public ContentSource {
     return std::string(static_cast<const char*>(git_odb_object_data(obj.get())), git_odb_object_size(obj.get()));
   }
 
+  std::optional<Error> refusal(const ViewEntry& e) const override {
+    if (!root_ || !e.from_worktree || e.status == ChangeStatus::deleted || e.mode == kModeLink ||
+        e.mode == kModeGitlink || is_secret_path(e.path))
+      return std::nullopt;
+    auto why = root_->hard_link_refusal(e.path);
+    if (!why) return std::nullopt;
+    return make_error(Errc::refused, why->message(), e.path, file_rule_name(why->rule));
+  }
+
   std::optional<std::uint64_t> size_of(const ViewEntry& e) const override {
     if (e.from_worktree && e.status != ChangeStatus::deleted && e.status != ChangeStatus::unchanged)
       return e.size ? std::optional(e.size) : std::nullopt;
@@ -224,7 +233,7 @@ Result<View> open_view(const Repository& repo, std::shared_ptr<const WorkspaceRo
     return View(std::move(files).value(), std::move(content), base_commit);
   }
 
-  auto base_entries = repo.commit_entries(base_commit);
+  auto base_entries = repo.commit_entries(base_commit, spec.changes_only ? ".ws/" : "");
   if (!base_entries) return base_entries.error();
   std::vector<ViewEntry> entries = std::move(base_entries).value();
   std::unordered_map<std::string_view, std::size_t> by_path;
@@ -263,7 +272,7 @@ Result<View> open_view(const Repository& repo, std::shared_ptr<const WorkspaceRo
   if (git_repository_odb(&odb_raw, r) < 0) return git::error(Errc::environment, "cannot open the object database");
   auto content = std::make_shared<GitContentSource>(odb_raw, root, size_cap);
 
-  std::vector<ViewEntry> added;
+  std::vector<ViewEntry> added;  // entries not in `entries` yet
   std::size_t n = git_diff_num_deltas(diff.get());
   for (std::size_t i = 0; i < n; ++i) {
     const git_diff_delta* d = git_diff_get_delta(diff.get(), i);
@@ -271,7 +280,16 @@ Result<View> open_view(const Repository& repo, std::shared_ptr<const WorkspaceRo
     if (st == ChangeStatus::unchanged) continue;
     if (st == ChangeStatus::deleted) {
       auto it = by_path.find(d->old_file.path);
-      if (it != by_path.end()) entries[it->second].status = ChangeStatus::deleted;
+      if (it != by_path.end()) {
+        entries[it->second].status = ChangeStatus::deleted;
+      } else if (spec.changes_only) {
+        ViewEntry gone;
+        gone.path = d->old_file.path;
+        gone.status = ChangeStatus::deleted;
+        gone.mode = d->old_file.mode;
+        gone.blob_id = gone.base_blob_id = git::to_hex(d->old_file.id);
+        added.push_back(std::move(gone));
+      }
       continue;
     }
     ViewEntry e;
@@ -301,6 +319,8 @@ Result<View> open_view(const Repository& repo, std::shared_ptr<const WorkspaceRo
       if (st == ChangeStatus::added) e.status = ChangeStatus::modified;  // e.g. a type change
       base = std::move(e);
     } else {
+      // Not walked (a changes-only view): the base side is the diff's own.
+      if (spec.changes_only && st == ChangeStatus::modified) e.base_blob_id = git::to_hex(d->old_file.id);
       added.push_back(std::move(e));
     }
   }

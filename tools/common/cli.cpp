@@ -52,6 +52,7 @@ ws::Result<ws::ViewSpec> to_view_spec(const ViewOptions& v) {
     return ws::make_error(ws::Errc::usage, "--proposal sets its own base: drop --base");
   spec.base = v.base;
   spec.statuses = v.statuses;
+  spec.changes_only = v.changes_only;
   if (v.staged) spec.source = ws::ViewSource::staged;
   else if (!v.rev.empty()) { spec.source = ws::ViewSource::rev; spec.rev = v.rev; }
   else if (!v.proposal.empty()) { spec.source = ws::ViewSource::proposal; spec.proposal = v.proposal; }

@@ -33,6 +33,7 @@ struct ViewOptions {
   std::string base;
   std::string proposal;
   bool statuses = true;  // see ws::ViewSpec::statuses
+  bool changes_only = false;  // see ws::ViewSpec::changes_only
 };
 
 // One row of a tool's option table: flags, help, and a value hint for the

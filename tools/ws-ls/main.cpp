@@ -96,6 +96,7 @@ int main(int argc, char** argv) {
   auto specs = ws::parse_pathspecs(o.pathspecs);
   if (!specs) return wscli::report_error(kTool, specs.error());
   int code = 0;
+  o.view.changes_only = o.changed;  // the unchanged base is not listed, so not walked
   auto workspace = wscli::open_or_report(kTool, o.common, o.view, code);
   if (!workspace) return code;
 

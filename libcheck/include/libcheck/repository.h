@@ -40,7 +40,9 @@ class Repository {
 
   // Every blob of a commit's tree (recursively) as unchanged entries, sorted.
   // Submodule and symlink entries are kept with their modes.
-  Result<std::vector<ViewEntry>> commit_entries(const std::string& commit_hex) const;
+  // With `under` ("dir/"), only the blobs below that folder; none when the
+  // commit has no such folder.
+  Result<std::vector<ViewEntry>> commit_entries(const std::string& commit_hex, std::string_view under = {}) const;
 
   Result<std::string> read_blob(const std::string& blob_hex) const;
   // Hashes `bytes` as a git blob.

@@ -49,6 +49,13 @@ class ContentSource {
   // Size in bytes without reading the content where the source can (object
   // headers, stat); nullopt when unknown.
   virtual std::optional<std::uint64_t> size_of(const ViewEntry& entry) const = 0;
+  // A refusal read() would give `entry` that the source can see without
+  // opening it (a working-tree file with several hard links), for callers
+  // that show names only; nullopt when it sees none.
+  virtual std::optional<Error> refusal(const ViewEntry& entry) const {
+    (void)entry;
+    return std::nullopt;
+  }
 };
 
 enum class ViewSource { worktree, staged, rev, proposal };
@@ -63,6 +70,11 @@ struct ViewSpec {
   // git tracks are then 'unchanged', untracked unignored ones 'added', and
   // files missing from disk are absent rather than 'deleted'.
   bool statuses = true;
+  // true: the view holds the changed entries only (deleted ones included)
+  // and the base's .ws/ folder (configuration and kinds), for a caller that
+  // shows what changed (ws-ls --changed) and need not walk the whole base.
+  // A path absent from such a view is unchanged or does not exist.
+  bool changes_only = false;
 };
 
 class View {

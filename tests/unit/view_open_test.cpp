@@ -1,0 +1,97 @@
+// open_view on real repositories: a changes-only view (ws-ls --changed) must
+// hold exactly the changed entries of the full view, whatever the change.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "libcheck/repository.h"
+#include "libcheck/view.h"
+#include "libcheck/workspace_root.h"
+#include "support/temp_repo.h"
+
+using ws::ChangeStatus;
+using ws::ViewEntry;
+using ws::ViewSource;
+
+namespace {
+
+std::string describe(const ViewEntry& e) {
+  std::ostringstream s;
+  s << static_cast<char>(e.status) << ' ' << e.path << " <- '" << e.old_path << "' " << e.blob_id << ' '
+    << e.base_blob_id << ' ' << std::oct << e.mode;
+  return s.str();
+}
+
+// The entries of a view over `repo` as lines; `changed` keeps only changed ones.
+std::vector<std::string> view_lines(const wstest::TempRepo& repo, ws::ViewSpec spec, bool changed) {
+  auto r = ws::Repository::open(repo.path());
+  REQUIRE(r.ok());
+  auto root = ws::WorkspaceRoot::open(repo.path(), "");
+  REQUIRE(root.ok());
+  auto v = ws::open_view(*r, std::make_shared<const ws::WorkspaceRoot>(std::move(root).value()), spec);
+  REQUIRE(v.ok());
+  std::vector<std::string> out;
+  for (const auto& e : v->entries())
+    if (!changed || e.status != ChangeStatus::unchanged) out.push_back(describe(e));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a changes-only view holds the full view's changes and the base's .ws/", "[view]") {
+  wstest::TempRepo repo;
+  repo.write(".ws/config.json", "{\"unrouted\": \"warning\"}\n");
+  repo.write(".ws/kinds/extra.json", "{}\n");
+  repo.write("agents/AGa.json", "{\"name\": \"A\"}\n");
+  repo.write("agents/AGb.json", "{\"name\": \"B\"}\n");
+  repo.write("agents/AGmove.json", "{\"name\": \"Move\"}\n");
+  repo.write("tasks/TKt.json", "{\"name\": \"T\"}\n");
+  repo.write("prompts/PRp.md", "---\nname: P\n---\n");
+  const std::string first = repo.commit_all("base");
+  repo.write("agents/AGa.json", "{\"name\": \"A2\"}\n");   // modified
+  repo.remove("agents/AGb.json");                         // deleted
+  repo.git({"mv", "agents/AGmove.json", "agents/AGmoved.json"});  // renamed
+  repo.write("ai-tools/TLnew.cs", "// name: New\n");      // added, untracked
+  repo.write("tasks/TKt.json", "{\"name\": \"T2\"}\n");
+  repo.git({"add", "tasks/TKt.json"});                     // staged
+  repo.write("tasks/TKt.json", "{\"name\": \"T3\"}\n");   // and edited again
+
+  for (ViewSource source : {ViewSource::worktree, ViewSource::staged}) {
+    INFO(static_cast<int>(source));
+    ws::ViewSpec full;
+    full.source = source;
+    ws::ViewSpec only = full;
+    only.changes_only = true;
+    auto expected = view_lines(repo, full, true);
+    CHECK(expected.size() >= 2);  // staged: the rename and the task
+    auto got = view_lines(repo, only, false);
+    // The unchanged .ws/ entries come along; nothing else unchanged does.
+    std::vector<std::string> unchanged_ws, changed;
+    for (const auto& l : got) (l[0] == ' ' ? unchanged_ws : changed).push_back(l);
+    CHECK(changed == expected);
+    REQUIRE(unchanged_ws.size() == 2);
+    CHECK(unchanged_ws[0].rfind("  .ws/config.json ", 0) == 0);
+    CHECK(unchanged_ws[1].rfind("  .ws/kinds/extra.json ", 0) == 0);
+  }
+
+  // A range (--rev), and a base with no .ws/ folder at all.
+  repo.git({"add", "-A"});
+  repo.git({"rm", "-r", "-q", ".ws"});
+  const std::string second = repo.commit_all("second");
+  ws::ViewSpec range;
+  range.source = ViewSource::rev;
+  range.base = first;
+  range.rev = second;
+  ws::ViewSpec range_only = range;
+  range_only.changes_only = true;
+  auto expected = view_lines(repo, range, true);
+  CHECK(expected.size() >= 5);
+  auto got = view_lines(repo, range_only, false);
+  std::erase_if(got, [](const std::string& l) { return l.rfind("  .ws/", 0) == 0; });
+  CHECK(got == expected);
+  range.base = second;
+  range.rev = first;
+  range_only.base = second;
+  range_only.rev = first;
+  CHECK(view_lines(repo, range_only, false) == view_lines(repo, range, true));  // no .ws/ in that base
+}
