@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 #include "git_util.h"
@@ -121,69 +122,102 @@ ChangeStatus status_of(git_delta_t d) {
 // not ignored), listed by walking the directories beneath the root without
 // following links -- no status against the base, no stat of each file:
 // what a search needs, at the cost of ripgrep's own walk.
+//
+// Depth first, each directory's names sorted with a directory's name taken
+// as "name/": the paths come out in bytewise order ("a.json" < "a/x" <
+// "a0"), with no sort of the whole list at the end (16 % of a search), and
+// only the directories on the current path are open.
 Result<std::vector<ViewEntry>> list_worktree_files(git_repository* repo, const std::string& root_path) {
   git_index* iraw = nullptr;
   if (git_repository_index(&iraw, repo) < 0) return git::error(Errc::environment, "cannot read the index");
   git::Index index(iraw);
   std::vector<ViewEntry> out;
+  struct Child {
+    std::string key;  // the name, with '/' appended for a directory
+    bool is_link = false;
+  };
   struct Dir {
-    int fd;
+    DIR* dir = nullptr;
     std::string rel;  // "" for the root, else "a/b/"
     bool untracked;   // no index entry lies beneath it
+    std::vector<Child> children;
+    std::size_t next = 0;
   };
-  int root_fd = ::open(root_path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (root_fd < 0) return make_error(Errc::environment, "cannot open the workspace root '" + root_path + "'");
-  std::vector<Dir> stack{{root_fd, "", false}};
-  while (!stack.empty()) {
-    Dir d = stack.back();
-    stack.pop_back();
-    DIR* dir = fdopendir(d.fd);
-    if (!dir) { ::close(d.fd); continue; }
+  // Reads a directory's entries worth looking at, sorted; takes `fd`.
+  auto open_dir = [](int fd, std::string rel, bool untracked) -> std::optional<Dir> {
+    DIR* dir = fdopendir(fd);
+    if (!dir) {
+      ::close(fd);
+      return std::nullopt;
+    }
+    Dir d{dir, std::move(rel), untracked, {}, 0};
     while (dirent* de = readdir(dir)) {
-      std::string name = de->d_name;
+      std::string_view name = de->d_name;
       if (name == "." || name == "..") continue;
       if (d.rel.empty() && name == ".git") continue;
-      std::string rel = d.rel + name;
       unsigned char type = de->d_type;
       if (type == DT_UNKNOWN) {
         struct stat st;
         if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
         type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
       }
-      if (type == DT_DIR) {
-        std::string prefix = rel + "/";
-        size_t pos = 0;
-        bool has_tracked = !d.untracked && git_index_find_prefix(&pos, index.get(), prefix.c_str()) == 0;
-        if (!has_tracked) {
-          int ignored = 0;
-          if (git_ignore_path_is_ignored(&ignored, repo, prefix.c_str()) == 0 && ignored) continue;
-          // An untracked nested repository is not part of this one.
-          struct stat gst;
-          if (fstatat(dirfd(dir), (name + "/.git").c_str(), &gst, AT_SYMLINK_NOFOLLOW) == 0) continue;
-        }
-        int sub = openat(dirfd(dir), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (sub >= 0) stack.push_back({sub, prefix, !has_tracked});
-        continue;
-      }
-      if (type != DT_REG && type != DT_LNK) continue;  // FIFOs, sockets, devices: never content
-      const git_index_entry* ie = d.untracked ? nullptr : git_index_get_bypath(index.get(), rel.c_str(), 0);
-      if (!ie) {
+      if (type == DT_DIR) d.children.push_back({std::string(name) + '/', false});
+      else if (type == DT_REG || type == DT_LNK) d.children.push_back({std::string(name), type == DT_LNK});
+      // FIFOs, sockets, devices: never content
+    }
+    std::sort(d.children.begin(), d.children.end(), [](const Child& a, const Child& b) { return a.key < b.key; });
+    return d;
+  };
+
+  int root_fd = ::open(root_path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (root_fd < 0) return make_error(Errc::environment, "cannot open the workspace root '" + root_path + "'");
+  std::vector<Dir> stack;
+  if (auto root = open_dir(root_fd, "", false)) stack.push_back(std::move(*root));
+  while (!stack.empty()) {
+    Dir& d = stack.back();
+    if (d.next == d.children.size()) {
+      closedir(d.dir);
+      stack.pop_back();
+      continue;
+    }
+    const Child& c = d.children[d.next++];
+    std::string rel = d.rel + c.key;
+    if (rel.back() == '/') {
+      size_t pos = 0;
+      bool has_tracked = !d.untracked && git_index_find_prefix(&pos, index.get(), rel.c_str()) == 0;
+      std::string name = c.key.substr(0, c.key.size() - 1);
+      if (!has_tracked) {
         int ignored = 0;
         if (git_ignore_path_is_ignored(&ignored, repo, rel.c_str()) == 0 && ignored) continue;
-      } else if (ie->mode == GIT_FILEMODE_COMMIT) {
-        continue;
+        // An untracked nested repository is not part of this one.
+        struct stat gst;
+        if (fstatat(dirfd(d.dir), (name + "/.git").c_str(), &gst, AT_SYMLINK_NOFOLLOW) == 0) continue;
       }
-      ViewEntry e;
-      e.path = std::move(rel);
-      e.status = ie ? ChangeStatus::unchanged : ChangeStatus::added;
-      e.mode = type == DT_LNK ? kModeLink : kModeFile;
-      if (ie) e.blob_id = e.base_blob_id = git::to_hex(ie->id);
-      e.from_worktree = true;
-      out.push_back(std::move(e));
+      int sub = openat(dirfd(d.dir), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (sub < 0) continue;
+      // `d` is not used past this point: the push may move it.
+      if (auto child = open_dir(sub, std::move(rel), !has_tracked)) stack.push_back(std::move(*child));
+      continue;
     }
-    closedir(dir);
+    const git_index_entry* ie = d.untracked ? nullptr : git_index_get_bypath(index.get(), rel.c_str(), 0);
+    if (!ie) {
+      int ignored = 0;
+      if (git_ignore_path_is_ignored(&ignored, repo, rel.c_str()) == 0 && ignored) continue;
+    } else if (ie->mode == GIT_FILEMODE_COMMIT) {
+      continue;
+    }
+    ViewEntry e;
+    e.path = std::move(rel);
+    e.status = ie ? ChangeStatus::unchanged : ChangeStatus::added;
+    e.mode = c.is_link ? kModeLink : kModeFile;
+    if (ie) e.blob_id = e.base_blob_id = git::to_hex(ie->id);
+    e.from_worktree = true;
+    out.push_back(std::move(e));
   }
-  std::sort(out.begin(), out.end(), [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; });
+  // Sorted by construction; a linear check keeps View's contract whatever
+  // the file system's names do.
+  auto by_path = [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; };
+  if (!std::is_sorted(out.begin(), out.end(), by_path)) std::sort(out.begin(), out.end(), by_path);
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "support/process.h"
@@ -35,6 +36,22 @@ std::string normalise(std::string s) {
   std::string out;
   for (const auto& l : lines(s)) out += (l.rfind("./", 0) == 0 ? l.substr(2) : l) + "\n";
   return out;
+}
+
+// rg --sort path orders paths component by component ("a/x" before "a-b");
+// ws-grep uses git's bytewise order of whole paths ("a-b" < "a.json" <
+// "a/x"). Reorders rg's files, keeping each file's lines as they are.
+std::string in_git_order(const std::string& out) {
+  std::vector<std::pair<std::string, std::string>> files;  // path, its lines
+  for (const auto& l : lines(out)) {
+    std::string path = l.substr(0, l.find(':'));
+    if (files.empty() || files.back().first != path) files.emplace_back(path, "");
+    files.back().second += l + "\n";
+  }
+  std::stable_sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string sorted;
+  for (const auto& f : files) sorted += f.second;
+  return sorted;
 }
 
 void seed_example(const TempRepo& repo) {
@@ -468,4 +485,26 @@ TEST_CASE("ws-grep --directory runs elsewhere, --version, --help documents --bas
   CHECK(help.status == 0);
   CHECK(help.out.find("--base [=REV]") != std::string::npos);
   CHECK(help.out.find("search the committed base only") != std::string::npos);
+}
+
+TEST_CASE("ws-grep walks a wide tree in path order with few open files", "[ws-grep]") {
+  // Regression: the walk used to hold every pending directory open, so a
+  // folder with more sub-folders than the open-file limit lost files
+  // silently; and names like "a.json", "a/x", "a0" must come out in
+  // bytewise path order, as rg --sort path prints them.
+  TempRepo repo;
+  for (int i = 0; i < 300; ++i) repo.write("notes/d" + std::to_string(1000 + i) + "/x.txt", "needle\n");
+  for (const char* p : {"mix/a.json", "mix/a/x.txt", "mix/a0", "mix/a-b", "mix/b/c/d.txt", "mix/B"})
+    repo.write(p, "needle\n");
+  repo.commit_all("base");
+  repo.write("mix/a/untracked.txt", "needle\n");
+  auto expect = rg(repo, {"needle"});
+  REQUIRE(expect.status == 0);
+  REQUIRE(lines(expect.out).size() == 307);
+  wstest::RunOptions o;
+  o.cwd = repo.path();
+  auto r = wstest::run({"prlimit", "--nofile=64", "--", wstest::tool("ws-grep"), "needle"}, o);
+  CHECK(r.status == 0);
+  CHECK(r.err == "");
+  CHECK(r.out == in_git_order(normalise(expect.out)));
 }
