@@ -169,6 +169,14 @@ Result<std::vector<ViewEntry>> Repository::commit_entries(const std::string& com
   return out;
 }
 
+std::string Repository::index_file() const {
+  const char* env = std::getenv("GIT_INDEX_FILE");
+  if (env && *env && !is_bare()) return env;
+  std::string dir = git_repository_path(repo_);
+  if (!dir.empty() && dir.back() != '/') dir += '/';
+  return dir + "index";
+}
+
 Result<std::string> Repository::read_blob(const std::string& blob_hex) const {
   git_oid oid;
   if (!git::from_hex(blob_hex, oid)) return make_error(Errc::not_found, "not a blob id: '" + blob_hex + "'");

@@ -5,10 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 #include <unordered_map>
 
 #include "git_util.h"
+#include "index_file.h"
 #include "libcheck/path_policy.h"
 #include "libcheck/repository.h"
 #include "libcheck/workspace_root.h"
@@ -127,10 +129,38 @@ ChangeStatus status_of(git_delta_t d) {
 // as "name/": the paths come out in bytewise order ("a.json" < "a/x" <
 // "a0"), with no sort of the whole list at the end (16 % of a search), and
 // only the directories on the current path are open.
-Result<std::vector<ViewEntry>> list_worktree_files(git_repository* repo, const std::string& root_path) {
-  git_index* iraw = nullptr;
-  if (git_repository_index(&iraw, repo) < 0) return git::error(Errc::environment, "cannot read the index");
-  git::Index index(iraw);
+Result<std::vector<ViewEntry>> list_worktree_files(const Repository& repository, const std::string& root_path) {
+  git_repository* repo = repository.raw();
+  // What git tracks, from our own reader of the index file (no SHA-1 of the
+  // whole file first); libgit2's when the file has what that reader refuses.
+  detail::IndexFile fast = detail::IndexFile::read(repository.index_file());
+  git::Index index;
+  if (fast.state() == detail::IndexFile::State::unsupported) {
+    git_index* iraw = nullptr;
+    if (git_repository_index(&iraw, repo) < 0) return git::error(Errc::environment, "cannot read the index");
+    index.reset(iraw);
+  }
+  // The blob id of a tracked path (stage 0, not a submodule), or "" when
+  // untracked; a submodule's path gives nullopt.
+  auto tracked = [&](const std::string& path) -> std::optional<std::string> {
+    if (!index) {
+      const detail::IndexEntry* ie = fast.find(path);
+      if (!ie) return std::string();
+      if (ie->mode == GIT_FILEMODE_COMMIT) return std::nullopt;
+      git_oid oid;
+      std::memcpy(oid.id, ie->id, sizeof ie->id);
+      return git::to_hex(oid);
+    }
+    const git_index_entry* ie = git_index_get_bypath(index.get(), path.c_str(), 0);
+    if (!ie) return std::string();
+    if (ie->mode == GIT_FILEMODE_COMMIT) return std::nullopt;
+    return git::to_hex(ie->id);
+  };
+  auto tracked_below = [&](const std::string& dir) {
+    if (!index) return fast.has_prefix(dir);
+    size_t pos = 0;
+    return git_index_find_prefix(&pos, index.get(), dir.c_str()) == 0;
+  };
   std::vector<ViewEntry> out;
   struct Child {
     std::string key;  // the name, with '/' appended for a directory
@@ -183,8 +213,7 @@ Result<std::vector<ViewEntry>> list_worktree_files(git_repository* repo, const s
     const Child& c = d.children[d.next++];
     std::string rel = d.rel + c.key;
     if (rel.back() == '/') {
-      size_t pos = 0;
-      bool has_tracked = !d.untracked && git_index_find_prefix(&pos, index.get(), rel.c_str()) == 0;
+      bool has_tracked = !d.untracked && tracked_below(rel);
       std::string name = c.key.substr(0, c.key.size() - 1);
       if (!has_tracked) {
         int ignored = 0;
@@ -199,18 +228,17 @@ Result<std::vector<ViewEntry>> list_worktree_files(git_repository* repo, const s
       if (auto child = open_dir(sub, std::move(rel), !has_tracked)) stack.push_back(std::move(*child));
       continue;
     }
-    const git_index_entry* ie = d.untracked ? nullptr : git_index_get_bypath(index.get(), rel.c_str(), 0);
-    if (!ie) {
+    std::optional<std::string> id = d.untracked ? std::string() : tracked(rel);
+    if (!id) continue;  // a submodule
+    if (id->empty()) {
       int ignored = 0;
       if (git_ignore_path_is_ignored(&ignored, repo, rel.c_str()) == 0 && ignored) continue;
-    } else if (ie->mode == GIT_FILEMODE_COMMIT) {
-      continue;
     }
     ViewEntry e;
     e.path = std::move(rel);
-    e.status = ie ? ChangeStatus::unchanged : ChangeStatus::added;
+    e.status = id->empty() ? ChangeStatus::added : ChangeStatus::unchanged;
     e.mode = c.is_link ? kModeLink : kModeFile;
-    if (ie) e.blob_id = e.base_blob_id = git::to_hex(ie->id);
+    if (!id->empty()) e.blob_id = e.base_blob_id = std::move(*id);
     e.from_worktree = true;
     out.push_back(std::move(e));
   }
@@ -259,7 +287,7 @@ Result<View> open_view(const Repository& repo, std::shared_ptr<const WorkspaceRo
     return make_error(Errc::environment, "this repository has no working tree; use --rev, --staged or --proposal");
 
   if (spec.source == ViewSource::worktree && !spec.statuses) {
-    auto files = list_worktree_files(r, root->path());
+    auto files = list_worktree_files(repo, root->path());
     if (!files) return files.error();
     git_odb* odb_raw = nullptr;
     if (git_repository_odb(&odb_raw, r) < 0) return git::error(Errc::environment, "cannot open the object database");

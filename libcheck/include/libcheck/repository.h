@@ -44,6 +44,10 @@ class Repository {
   // commit has no such folder.
   Result<std::vector<ViewEntry>> commit_entries(const std::string& commit_hex, std::string_view under = {}) const;
 
+  // The index file a view reads: GIT_INDEX_FILE when git set it (hooks),
+  // else the one in the git directory (a linked worktree's own).
+  std::string index_file() const;
+
   Result<std::string> read_blob(const std::string& blob_hex) const;
   // Hashes `bytes` as a git blob.
   static std::string hash_blob(std::string_view bytes);

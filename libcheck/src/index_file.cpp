@@ -1,0 +1,172 @@
+#include "index_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace ws::detail {
+
+namespace {
+
+constexpr std::size_t kIdSize = 20;
+constexpr std::size_t kHeaderSize = 12;
+constexpr std::size_t kFixedEntrySize = 40 + kIdSize + 2;  // stat data, id, flags
+
+std::uint32_t be32(const unsigned char* p) {
+  return (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) | (std::uint32_t(p[2]) << 8) | p[3];
+}
+std::uint16_t be16(const unsigned char* p) { return static_cast<std::uint16_t>((p[0] << 8) | p[1]); }
+
+}  // namespace
+
+IndexFile IndexFile::read(const std::string& file) {
+  IndexFile out;
+  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    out.state_ = errno == ENOENT ? State::missing : State::unsupported;
+    out.reason_ = errno == ENOENT ? "" : std::strerror(errno);
+    return out;
+  }
+  struct stat st;
+  std::string bytes;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    bytes.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    bytes.resize(done);  // a short read fails the parse below
+  }
+  ::close(fd);
+  return parse(bytes);
+}
+
+IndexFile IndexFile::parse(std::string_view bytes) {
+  IndexFile out;
+  out.state_ = State::unsupported;
+  auto fail = [&out](std::string why) {
+    out.reason_ = std::move(why);
+    out.entries_.clear();
+    out.paths_.clear();
+    return std::move(out);
+  };
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  if (bytes.size() < kHeaderSize + kIdSize || std::memcmp(data, "DIRC", 4) != 0) return fail("not an index file");
+  std::uint32_t version = be32(data + 4);
+  if (version < 2 || version > 4) return fail("version " + std::to_string(version));
+  std::uint32_t count = be32(data + 8);
+  const std::size_t end = bytes.size() - kIdSize;  // the trailer is not checked (see the header)
+  if (count > end / kFixedEntrySize) return fail("damaged: entry count");
+  out.entries_.reserve(count);
+  out.paths_.reserve(end);
+
+  std::size_t pos = kHeaderSize;
+  std::string previous;  // version 4 compresses each path against the one before
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (pos + kFixedEntrySize > end) return fail("damaged: entry " + std::to_string(i));
+    const unsigned char* p = data + pos;
+    IndexEntry e;
+    e.ctime_s = be32(p);
+    e.ctime_ns = be32(p + 4);
+    e.mtime_s = be32(p + 8);
+    e.mtime_ns = be32(p + 12);
+    e.dev = be32(p + 16);
+    e.ino = be32(p + 20);
+    e.mode = be32(p + 24);
+    e.uid = be32(p + 28);
+    e.gid = be32(p + 32);
+    e.size = be32(p + 36);
+    std::memcpy(e.id, p + 40, kIdSize);
+    std::uint16_t flags = be16(p + 40 + kIdSize);
+    e.assume_valid = flags & 0x8000;
+    e.stage = (flags >> 12) & 3;
+    std::size_t name_at = pos + kFixedEntrySize;
+    if (flags & 0x4000) {  // extended flags (version 3 and later)
+      if (version < 3 || name_at + 2 > end) return fail("damaged: extended flags");
+      std::uint16_t ext = be16(data + name_at);
+      if (ext & ~0x6000) return fail("unknown extended flags");
+      e.skip_worktree = ext & 0x4000;
+      e.intent_to_add = ext & 0x2000;
+      name_at += 2;
+    }
+    if ((e.mode & 0170000) == 0040000) return fail("sparse directory entries");
+
+    std::string_view name;
+    if (version == 4) {
+      // A varint of bytes to drop from the previous path, then the rest.
+      std::size_t q = name_at;
+      std::uint64_t drop = 0;
+      for (int shift_guard = 0;; ++shift_guard) {
+        if (q >= end || shift_guard > 8) return fail("damaged: path prefix");
+        unsigned char c = data[q++];
+        drop = (drop << 7) | (c & 0x7f);  // git's offset varint: each continuation adds one
+        if (!(c & 0x80)) break;
+        ++drop;
+      }
+      const void* nul = std::memchr(data + q, 0, end - q);
+      if (!nul) return fail("damaged: path");
+      std::size_t suffix = static_cast<const unsigned char*>(nul) - (data + q);
+      if (drop > previous.size()) return fail("damaged: path prefix");
+      previous.resize(previous.size() - drop);
+      previous.append(bytes.data() + q, suffix);
+      name = previous;
+      pos = q + suffix + 1;
+    } else {
+      const void* nul = std::memchr(data + name_at, 0, end - name_at);
+      if (!nul) return fail("damaged: path");
+      std::size_t len = static_cast<const unsigned char*>(nul) - (data + name_at);
+      name = std::string_view(bytes.data() + name_at, len);
+      // Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
+      pos += ((name_at - pos) + len + 8) & ~std::size_t(7);
+      if (pos > end) return fail("damaged: padding");
+    }
+    if (name.empty()) return fail("damaged: empty path");
+    if (!out.entries_.empty()) {
+      const IndexEntry& last = out.entries_.back();
+      std::string_view last_path(out.paths_.data() + last.path_offset, last.path_size);
+      if (name < last_path || (name == last_path && e.stage <= last.stage)) return fail("damaged: order");
+    }
+    e.path_offset = static_cast<std::uint32_t>(out.paths_.size());
+    e.path_size = static_cast<std::uint32_t>(name.size());
+    out.paths_.append(name);
+    out.entries_.push_back(e);
+  }
+
+  // Extensions: a lower-case signature is one a reader must understand
+  // (split index "link", sparse "sdir"); upper-case ones may be skipped.
+  while (pos < end) {
+    if (pos + 8 > end) return fail("damaged: extension");
+    const unsigned char* sig = data + pos;
+    std::uint32_t size = be32(data + pos + 4);
+    if (size > end - pos - 8) return fail("damaged: extension size");
+    if (!(sig[0] >= 'A' && sig[0] <= 'Z'))
+      return fail(std::string("extension '") + std::string(reinterpret_cast<const char*>(sig), 4) + "'");
+    pos += 8 + size;
+  }
+  out.state_ = State::ok;
+  out.reason_.clear();
+  return out;
+}
+
+const IndexEntry* IndexFile::find(std::string_view path) const {
+  auto it = std::lower_bound(entries_.begin(), entries_.end(), path,
+                             [this](const IndexEntry& e, std::string_view p) { return this->path(e) < p; });
+  // Sorted by path, then stage: stage 0 comes first when present.
+  if (it == entries_.end() || this->path(*it) != path || it->stage != 0) return nullptr;
+  return &*it;
+}
+
+bool IndexFile::has_prefix(std::string_view dir) const {
+  auto it = std::lower_bound(entries_.begin(), entries_.end(), dir,
+                             [this](const IndexEntry& e, std::string_view p) { return this->path(e) < p; });
+  return it != entries_.end() && path(*it).substr(0, dir.size()) == dir;
+}
+
+}  // namespace ws::detail
