@@ -13,6 +13,7 @@
 #include "libcheck/reader.h"
 #include "libcheck/repository.h"
 #include "parallel.h"
+#include "progress_meter.h"
 
 namespace ws {
 
@@ -253,6 +254,10 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
   // after this returns), else in one of this build's own.
   compile_detail::ByteArena own_arena;
   compile_detail::ByteArena& arena = cache ? cache->arena() : own_arena;
+  // Every job counts, parsed, found in the cache or refused: the count is of
+  // files dealt with, and it must reach the total.
+  ProgressMeter progress(options.progress, jobs.size());
+  progress.start();
   parallel_for(jobs.size(), [&](std::size_t j) {
     // Nothing may escape a worker thread (that would terminate the
     // process); running out of memory on one file fails the build instead.
@@ -263,6 +268,7 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
       jobs[j].error = std::make_unique<Error>(make_error(
           Errc::environment, "cannot check '" + it.entry->path + "': " + ex.what(), it.entry->path));
     }
+    progress.tick();
   });
 
   for (auto& job : jobs) {

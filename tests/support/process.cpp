@@ -15,11 +15,7 @@ extern char** environ;
 
 namespace wstest {
 
-RunResult run(const std::vector<std::string>& argv, const RunOptions& options) {
-  int in_pipe[2], out_pipe[2], err_pipe[2];
-  if (pipe2(in_pipe, O_CLOEXEC) || pipe2(out_pipe, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC))
-    throw std::runtime_error("pipe failed");
-
+std::vector<std::string> environment(const RunOptions& options) {
   std::map<std::string, std::string> env;
   for (char** e = environ; *e; ++e) {
     std::string kv = *e;
@@ -30,6 +26,15 @@ RunResult run(const std::vector<std::string>& argv, const RunOptions& options) {
   for (auto& [k, v] : options.env) env[k] = v;
   std::vector<std::string> env_strings;
   for (auto& [k, v] : env) env_strings.push_back(k + "=" + v);
+  return env_strings;
+}
+
+RunResult run(const std::vector<std::string>& argv, const RunOptions& options) {
+  int in_pipe[2], out_pipe[2], err_pipe[2];
+  if (pipe2(in_pipe, O_CLOEXEC) || pipe2(out_pipe, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC))
+    throw std::runtime_error("pipe failed");
+
+  std::vector<std::string> env_strings = environment(options);
   std::vector<char*> envp;
   for (auto& s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);
@@ -109,12 +114,16 @@ RunResult ws(const std::string& name, const std::vector<std::string>& args,
              const std::string& cwd, const RunOptions& extra) {
   std::vector<std::string> argv{tool(name)};
   argv.insert(argv.end(), args.begin(), args.end());
+  return run(argv, ws_options(cwd, extra));
+}
+
+RunOptions ws_options(const std::string& cwd, const RunOptions& extra) {
   RunOptions o = extra;
   o.cwd = cwd;
   o.unset_env.insert(o.unset_env.end(), {"NO_COLOR", "WS_SESSION", "CLICOLOR_FORCE", "GIT_DIR", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-                                         "GIT_WORK_TREE", "GIT_INDEX_FILE"});
+                                         "GIT_WORK_TREE", "GIT_INDEX_FILE", "WS_PROGRESS_DELAY_MS"});
   if (!o.env.count("WS_KINDS_DIR")) o.env["WS_KINDS_DIR"] = std::string(WS_SOURCE_DIR) + "/schemas/kinds";
-  return run(argv, o);
+  return o;
 }
 
 }  // namespace wstest

@@ -33,6 +33,14 @@ std::string tool(const std::string& name);
 RunResult ws(const std::string& name, const std::vector<std::string>& args,
              const std::string& cwd, const RunOptions& extra = {});
 
+// What ws() runs a tool with: `extra` in `cwd`, minus the variables that
+// would make its output depend on the caller's environment.
+RunOptions ws_options(const std::string& cwd, const RunOptions& extra = {});
+
+// The environment a child gets: this process's, minus options.unset_env,
+// plus options.env; "KEY=VALUE" strings.
+std::vector<std::string> environment(const RunOptions& options);
+
 }  // namespace wstest
 
 namespace wstest {

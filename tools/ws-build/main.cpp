@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "common/cli.h"
+#include "common/progress.h"
 #include "libcheck/compile.h"
 #include "libcheck/render.h"
 
@@ -24,6 +25,7 @@ struct Options {
   bool werror = false;
   bool no_cache = false;
   bool stats = false;
+  wscli::ProgressMode progress = wscli::ProgressMode::auto_;
   std::vector<std::string> pathspecs;
 };
 
@@ -57,6 +59,7 @@ int main(int argc, char** argv) {
   app.add_flag("--werror", o.werror, "fail (exit 1) on warnings too");
   app.add_flag("--no-cache", o.no_cache, "neither read nor write the definition cache");
   app.add_flag("--stats", o.stats, "print 'parsed N, cache hits M, cache misses K' on stderr");
+  wscli::add_progress_options(app, o.progress);
   app.add_option("pathspec", o.pathspecs, "only compile changes to these paths, directories or globs")
       ->type_name("PATHSPEC");
   if (auto code = wscli::parse(app, argc, argv, o.common, kTool)) return *code;
@@ -88,6 +91,7 @@ int main(int argc, char** argv) {
   bo.all = o.all;
   bo.use_cache = !o.no_cache;
   bo.pathspecs = std::move(specs).value();
+  bo.progress = wscli::build_progress(kTool, o.progress, format != ws::OutputFormat::human);
   auto result = ws::build(*workspace, bo);
   if (!result) return wscli::report_error(kTool, result.error());
 

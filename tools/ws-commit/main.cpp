@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/cli.h"
+#include "common/progress.h"
 #include "libcheck/compile.h"
 #include "libcheck/proposal.h"
 #include "libcheck/render.h"
@@ -21,6 +22,7 @@ struct Options {
   wscli::ViewOptions view;
   std::string message;
   bool no_cache = false;
+  wscli::ProgressMode progress = wscli::ProgressMode::auto_;
 };
 
 }  // namespace
@@ -33,6 +35,7 @@ int main(int argc, char** argv) {
   wscli::add_view_options(app, o.view);
   app.add_option("-m,--message", o.message, "what the change does (required)")->type_name("MSG");
   app.add_flag("--no-cache", o.no_cache, "neither read nor write the definition cache");
+  wscli::add_progress_options(app, o.progress);
   if (auto code = wscli::parse(app, argc, argv, o.common, kTool)) return *code;
   if (o.message.empty()) {
     fmt::print(stderr, "{}: a proposal needs a message: pass -m MSG\n", kTool);
@@ -48,6 +51,7 @@ int main(int argc, char** argv) {
 
   ws::BuildOptions bo;
   bo.use_cache = !o.no_cache;
+  bo.progress = wscli::build_progress(kTool, o.progress, o.common.json);
   auto built = ws::build(*workspace, bo);
   if (!built) return wscli::report_error(kTool, built.error());
   if (built->summary.errors > 0) {

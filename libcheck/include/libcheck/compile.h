@@ -13,6 +13,7 @@
 #include "libcheck/diagnostic.h"
 #include "libcheck/kinds.h"
 #include "libcheck/pathspec.h"
+#include "libcheck/progress.h"
 #include "libcheck/render.h"
 #include "libcheck/result.h"
 #include "libcheck/view.h"
@@ -28,6 +29,9 @@ struct BuildOptions {
   // Which changes are compiled (with `all`: which definitions are checked).
   // The overlay is always the whole view. Empty: everything.
   std::vector<Pathspec> pathspecs;
+  // Told how many of the definitions this build must read (those the cache
+  // does not already hold) have been read; empty: not told. See progress.h.
+  ProgressFn progress;
 };
 
 struct BuildStats {
