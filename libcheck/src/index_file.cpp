@@ -23,6 +23,30 @@ std::uint16_t be16(const unsigned char* p) { return static_cast<std::uint16_t>((
 
 }  // namespace
 
+// The cache tree's first record is the root: "" NUL, then "<entry count>
+// <subtree count>\n", then the tree id unless the count is -1 (invalid).
+void IndexFile::read_root_tree(std::string_view ext, IndexFile& out) {
+  std::size_t nul = ext.find('\0');
+  if (nul != 0) return;  // the root's path is empty
+  std::size_t nl = ext.find('\n', 1);
+  if (nl == std::string_view::npos) return;
+  std::string_view counts = ext.substr(1, nl - 1);
+  if (counts.empty() || counts[0] == '-') return;  // invalidated
+  std::size_t space = counts.find(' ');
+  if (space == std::string_view::npos || space == 0) return;
+  std::uint64_t entries = 0;
+  for (char c : counts.substr(0, space)) {
+    if (c < '0' || c > '9') return;
+    entries = entries * 10 + static_cast<unsigned>(c - '0');
+    if (entries > 0xffffffffu) return;
+  }
+  if (nl + 1 + kIdSize > ext.size()) return;
+  // Only a record covering every entry is the whole index's tree.
+  if (entries != out.entries_.size()) return;
+  std::memcpy(out.root_tree_, ext.data() + nl + 1, kIdSize);
+  out.has_root_tree_ = true;
+}
+
 IndexFile IndexFile::read(const std::string& file) {
   IndexFile out;
   int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
@@ -148,6 +172,7 @@ IndexFile IndexFile::parse(std::string_view bytes) {
     if (size > end - pos - 8) return fail("damaged: extension size");
     if (!(sig[0] >= 'A' && sig[0] <= 'Z'))
       return fail(std::string("extension '") + std::string(reinterpret_cast<const char*>(sig), 4) + "'");
+    if (std::memcmp(sig, "TREE", 4) == 0) read_root_tree(std::string_view(bytes.data() + pos + 8, size), out);
     pos += 8 + size;
   }
   out.state_ = State::ok;

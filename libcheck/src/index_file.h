@@ -58,12 +58,20 @@ class IndexFile {
   const IndexEntry* find(std::string_view path) const;
   // True when some entry lies below `dir` ("a/b/").
   bool has_prefix(std::string_view dir) const;
+  // The tree id the whole index would write, from the cache-tree extension
+  // ("TREE"), when git recorded it and nothing invalidated it since: then
+  // the stage-0 entries are exactly that tree's blobs.
+  const unsigned char* root_tree() const { return has_root_tree_ ? root_tree_ : nullptr; }
 
  private:
+  static void read_root_tree(std::string_view ext, IndexFile& out);
+
   State state_ = State::missing;
   std::string reason_;
   std::vector<IndexEntry> entries_;
   std::string paths_;
+  bool has_root_tree_ = false;
+  unsigned char root_tree_[20] = {};
 };
 
 }  // namespace ws::detail

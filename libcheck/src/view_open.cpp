@@ -1,5 +1,4 @@
 // Building a view from git: base tree + pending changes (DESIGN.md §4).
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,6 +10,9 @@
 
 #include "git_util.h"
 #include "index_file.h"
+#include "view_internal.h"
+#include "worktree_status.h"
+#include "worktree_walk.h"
 #include "libcheck/path_policy.h"
 #include "libcheck/repository.h"
 #include "libcheck/workspace_root.h"
@@ -122,13 +124,8 @@ ChangeStatus status_of(git_delta_t d) {
 
 // The files of the working tree that git tracks or would track (untracked,
 // not ignored), listed by walking the directories beneath the root without
-// following links -- no status against the base, no stat of each file:
-// what a search needs, at the cost of ripgrep's own walk.
-//
-// Depth first, each directory's names sorted with a directory's name taken
-// as "name/": the paths come out in bytewise order ("a.json" < "a/x" <
-// "a0"), with no sort of the whole list at the end (16 % of a search), and
-// only the directories on the current path are open.
+// following links (worktree_walk.h) -- no status against the base, no stat
+// of each file: what a search needs, at the cost of ripgrep's own walk.
 Result<std::vector<ViewEntry>> list_worktree_files(const Repository& repository, const std::string& root_path) {
   git_repository* repo = repository.raw();
   // What git tracks, from our own reader of the index file (no SHA-1 of the
@@ -162,91 +159,45 @@ Result<std::vector<ViewEntry>> list_worktree_files(const Repository& repository,
     return git_index_find_prefix(&pos, index.get(), dir.c_str()) == 0;
   };
   std::vector<ViewEntry> out;
-  struct Child {
-    std::string key;  // the name, with '/' appended for a directory
-    bool is_link = false;
-  };
-  struct Dir {
-    DIR* dir = nullptr;
-    std::string rel;  // "" for the root, else "a/b/"
-    bool untracked;   // no index entry lies beneath it
-    std::vector<Child> children;
-    std::size_t next = 0;
-  };
-  // Reads a directory's entries worth looking at, sorted; takes `fd`.
-  auto open_dir = [](int fd, std::string rel, bool untracked) -> std::optional<Dir> {
-    DIR* dir = fdopendir(fd);
-    if (!dir) {
-      ::close(fd);
-      return std::nullopt;
+  Status walked = detail::walk_worktree(root_path, [&](const detail::WalkItem& item) -> bool {
+    const std::string rel(item.rel);
+    if (item.type == detail::WalkItem::Type::dir) {
+      if (tracked_below(rel)) return true;
+      int ignored = 0;
+      if (git_ignore_path_is_ignored(&ignored, repo, rel.c_str()) == 0 && ignored) return false;
+      // An untracked nested repository is not part of this one.
+      struct stat gst;
+      return fstatat(item.dir_fd, (std::string(item.name) + "/.git").c_str(), &gst, AT_SYMLINK_NOFOLLOW) != 0;
     }
-    Dir d{dir, std::move(rel), untracked, {}, 0};
-    while (dirent* de = readdir(dir)) {
-      std::string_view name = de->d_name;
-      if (name == "." || name == "..") continue;
-      if (d.rel.empty() && name == ".git") continue;
-      unsigned char type = de->d_type;
-      if (type == DT_UNKNOWN) {
-        struct stat st;
-        if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
-        type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
-      }
-      if (type == DT_DIR) d.children.push_back({std::string(name) + '/', false});
-      else if (type == DT_REG || type == DT_LNK) d.children.push_back({std::string(name), type == DT_LNK});
-      // FIFOs, sockets, devices: never content
-    }
-    std::sort(d.children.begin(), d.children.end(), [](const Child& a, const Child& b) { return a.key < b.key; });
-    return d;
-  };
-
-  int root_fd = ::open(root_path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (root_fd < 0) return make_error(Errc::environment, "cannot open the workspace root '" + root_path + "'");
-  std::vector<Dir> stack;
-  if (auto root = open_dir(root_fd, "", false)) stack.push_back(std::move(*root));
-  while (!stack.empty()) {
-    Dir& d = stack.back();
-    if (d.next == d.children.size()) {
-      closedir(d.dir);
-      stack.pop_back();
-      continue;
-    }
-    const Child& c = d.children[d.next++];
-    std::string rel = d.rel + c.key;
-    if (rel.back() == '/') {
-      bool has_tracked = !d.untracked && tracked_below(rel);
-      std::string name = c.key.substr(0, c.key.size() - 1);
-      if (!has_tracked) {
-        int ignored = 0;
-        if (git_ignore_path_is_ignored(&ignored, repo, rel.c_str()) == 0 && ignored) continue;
-        // An untracked nested repository is not part of this one.
-        struct stat gst;
-        if (fstatat(dirfd(d.dir), (name + "/.git").c_str(), &gst, AT_SYMLINK_NOFOLLOW) == 0) continue;
-      }
-      int sub = openat(dirfd(d.dir), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      if (sub < 0) continue;
-      // `d` is not used past this point: the push may move it.
-      if (auto child = open_dir(sub, std::move(rel), !has_tracked)) stack.push_back(std::move(*child));
-      continue;
-    }
-    std::optional<std::string> id = d.untracked ? std::string() : tracked(rel);
-    if (!id) continue;  // a submodule
+    std::optional<std::string> id = tracked(rel);
+    if (!id) return false;  // a submodule
     if (id->empty()) {
       int ignored = 0;
-      if (git_ignore_path_is_ignored(&ignored, repo, rel.c_str()) == 0 && ignored) continue;
+      if (git_ignore_path_is_ignored(&ignored, repo, rel.c_str()) == 0 && ignored) return false;
     }
     ViewEntry e;
-    e.path = std::move(rel);
+    e.path = rel;
     e.status = id->empty() ? ChangeStatus::added : ChangeStatus::unchanged;
-    e.mode = c.is_link ? kModeLink : kModeFile;
+    e.mode = item.type == detail::WalkItem::Type::link ? kModeLink : kModeFile;
     if (!id->empty()) e.blob_id = e.base_blob_id = std::move(*id);
     e.from_worktree = true;
     out.push_back(std::move(e));
-  }
+    return false;
+  });
+  if (!walked) return walked.error();
   // Sorted by construction; a linear check keeps View's contract whatever
   // the file system's names do.
   auto by_path = [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; };
   if (!std::is_sorted(out.begin(), out.end(), by_path)) std::sort(out.begin(), out.end(), by_path);
   return out;
+}
+
+// Unchanged files of a working-tree view equal their base blob; reading them
+// from the working tree spares a zlib inflate per file (what ripgrep would
+// read, too).
+void mark_unchanged_from_worktree(std::vector<ViewEntry>& entries) {
+  for (auto& e : entries)
+    if (e.status == ChangeStatus::unchanged && e.mode != kModeLink && e.mode != kModeGitlink) e.from_worktree = true;
 }
 
 }  // namespace
@@ -263,6 +214,11 @@ Result<std::string> parent_of(const Repository& repo, const std::string& commit_
 
 Result<View> open_view(const Repository& repo, std::shared_ptr<const WorkspaceRoot> root,
                        const ViewSpec& spec, std::uint64_t size_cap) {
+  return detail::open_view_with(repo, std::move(root), spec, size_cap, /*fast_status=*/true);
+}
+
+Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<const WorkspaceRoot> root,
+                                    const ViewSpec& spec, std::uint64_t size_cap, bool fast_status) {
   git_repository* r = repo.raw();
   std::string base_commit;
   std::string pending_commit;  // for rev and proposal views
@@ -293,6 +249,20 @@ Result<View> open_view(const Repository& repo, std::shared_ptr<const WorkspaceRo
     if (git_repository_odb(&odb_raw, r) < 0) return git::error(Errc::environment, "cannot open the object database");
     auto content = std::make_shared<GitContentSource>(odb_raw, root, size_cap);
     return View(std::move(files).value(), std::move(content), base_commit);
+  }
+
+  if (spec.source == ViewSource::worktree && fast_status) {
+    git_odb* odb_raw = nullptr;
+    if (git_repository_odb(&odb_raw, r) < 0) return git::error(Errc::environment, "cannot open the object database");
+    auto content = std::make_shared<GitContentSource>(odb_raw, root, size_cap);
+    auto status = detail::worktree_status(repo, root->path(), base_commit, *content, spec.changes_only);
+    if (!status) return status.error();
+    if (status->applicable) {
+      std::vector<ViewEntry> entries = std::move(status->entries);
+      mark_unchanged_from_worktree(entries);
+      detect_renames(entries);
+      return View(std::move(entries), std::move(content), base_commit);
+    }
   }
 
   auto base_entries = repo.commit_entries(base_commit, spec.changes_only ? ".ws/" : "");
@@ -392,12 +362,7 @@ Result<View> open_view(const Repository& repo, std::shared_ptr<const WorkspaceRo
   for (auto& e : added) entries.push_back(std::move(e));
   std::inplace_merge(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(mid), entries.end(),
                      [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; });
-  if (worktree) {
-    // Unchanged files equal their base blob; reading them from the working
-    // tree spares a zlib inflate per file (what ripgrep would read, too).
-    for (auto& e : entries)
-      if (e.status == ChangeStatus::unchanged && e.mode != kModeLink && e.mode != kModeGitlink) e.from_worktree = true;
-  }
+  if (worktree) mark_unchanged_from_worktree(entries);
   detect_renames(entries);
   return View(std::move(entries), std::move(content), base_commit);
 }

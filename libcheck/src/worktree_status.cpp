@@ -1,0 +1,294 @@
+#include "worktree_status.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "git_util.h"
+#include "index_file.h"
+#include "worktree_walk.h"
+
+namespace ws::detail {
+
+namespace {
+
+bool is_secret_path(std::string_view p) { return p.substr(0, 9) == ".secrets/"; }
+
+bool file_exists(const std::string& path) {
+  struct stat st;
+  return !path.empty() && ::stat(path.c_str(), &st) == 0;
+}
+
+std::string hex(const unsigned char* id) {
+  git_oid oid;
+  std::memcpy(oid.id, id, 20);
+  return git::to_hex(oid);
+}
+
+// Why libgit2 would answer differently from a plain comparison of bytes:
+// content filters, or settings that change what a stat or a mode means.
+std::string filters_or_settings(git_repository* repo, const std::string& common_dir) {
+  git_config* raw = nullptr;
+  if (git_repository_config_snapshot(&raw, repo) < 0) return "no configuration";
+  git::Config config(raw);
+  struct Want {
+    const char* name;
+    bool value;  // the default, the only value this path handles
+  };
+  for (Want w : {Want{"core.autocrlf", false}, Want{"core.filemode", true}, Want{"core.symlinks", true},
+                 Want{"core.ignorecase", false}}) {
+    int v = 0;
+    int rc = git_config_get_bool(&v, config.get(), w.name);
+    if (rc == GIT_ENOTFOUND) continue;
+    if (rc < 0 || (v != 0) != w.value) return w.name;
+  }
+  git_config_entry* entry = nullptr;
+  if (git_config_get_entry(&entry, config.get(), "core.attributesfile") == 0) {
+    git_config_entry_free(entry);
+    return "core.attributesFile";
+  }
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  std::string user = xdg && *xdg ? std::string(xdg) + "/git/attributes"
+                     : home && *home ? std::string(home) + "/.config/git/attributes"
+                                     : std::string();
+  for (const std::string& f : {common_dir + "info/attributes", std::string("/etc/gitattributes"), user})
+    if (file_exists(f)) return "attributes file '" + f + "'";
+  return {};
+}
+
+bool stat_matches(const IndexEntry& e, const struct stat& st) {
+  return e.mtime_s == static_cast<std::uint32_t>(st.st_mtim.tv_sec) &&
+         e.mtime_ns == static_cast<std::uint32_t>(st.st_mtim.tv_nsec) &&
+         e.ctime_s == static_cast<std::uint32_t>(st.st_ctim.tv_sec) &&
+         e.ctime_ns == static_cast<std::uint32_t>(st.st_ctim.tv_nsec) &&
+         e.ino == static_cast<std::uint32_t>(st.st_ino) && e.uid == static_cast<std::uint32_t>(st.st_uid) &&
+         e.gid == static_cast<std::uint32_t>(st.st_gid);
+}
+
+// git's racy-clean rule: an entry written in the same instant as the index
+// (or later) may have changed after its stat was taken.
+bool is_racy(const IndexEntry& e, const struct timespec& index_mtime) {
+  if (index_mtime.tv_sec == 0) return true;
+  std::uint64_t entry = (std::uint64_t(e.mtime_s) << 32) | e.mtime_ns;
+  std::uint64_t index = (std::uint64_t(static_cast<std::uint32_t>(index_mtime.tv_sec)) << 32) |
+                        static_cast<std::uint32_t>(index_mtime.tv_nsec);
+  return entry >= index;
+}
+
+std::uint32_t mode_of(const struct stat& st) {
+  if (S_ISLNK(st.st_mode)) return kModeLink;
+  return (st.st_mode & S_IXUSR) ? 0100755 : kModeFile;
+}
+
+// What the working tree holds at a path the walk found.
+struct Work {
+  std::string path;
+  std::uint32_t mode = kModeFile;
+  std::string id;  // empty when not hashed (a secret, a link, a refused read)
+  std::uint64_t size = 0;
+};
+
+}  // namespace
+
+Result<WorktreeStatus> worktree_status(const Repository& repository, const std::string& root_path,
+                                       const std::string& base_commit, const ContentSource& content,
+                                       bool changes_only) {
+  WorktreeStatus out;
+  git_repository* repo = repository.raw();
+  auto not_applicable = [&out](std::string why) {
+    out.applicable = false;
+    out.why_not = std::move(why);
+    out.entries.clear();
+    return std::move(out);
+  };
+  if (base_commit.empty()) return not_applicable("no base commit");
+  std::string common = repository.common_dir();
+  if (!common.empty() && common.back() != '/') common += '/';
+  if (auto why = filters_or_settings(repo, common); !why.empty()) return not_applicable(why);
+
+  const std::string index_path = repository.index_file();
+  struct stat index_st;
+  if (::stat(index_path.c_str(), &index_st) != 0) return not_applicable("no index file");
+  IndexFile index = IndexFile::read(index_path);
+  if (index.state() != IndexFile::State::ok) return not_applicable("index: " + index.reason());
+  for (const auto& e : index.entries()) {
+    if (e.stage != 0) return not_applicable("conflicts");
+    if (e.skip_worktree || e.assume_valid || e.intent_to_add) return not_applicable("index entry flags");
+    if (e.mode == GIT_FILEMODE_COMMIT) return not_applicable("submodules");
+    std::string_view p = index.path(e);
+    if (p == ".gitattributes" || (p.size() > 15 && p.substr(p.size() - 15) == "/.gitattributes"))
+      return not_applicable("a .gitattributes file");
+  }
+
+  // The base: the index itself when its cache tree is the base commit's
+  // tree (nothing staged), else a walk of the base tree.
+  git_oid commit_oid;
+  if (!git::from_hex(base_commit, commit_oid)) return make_error(Errc::not_found, "not a commit id: '" + base_commit + "'");
+  git_commit* craw = nullptr;
+  if (git_commit_lookup(&craw, repo, &commit_oid) < 0) return git::error(Errc::not_found, "cannot read commit " + base_commit);
+  git::Commit commit(craw);
+  const git_oid* base_tree = git_commit_tree_id(commit.get());
+  std::vector<ViewEntry> base;
+  if (index.root_tree() && std::memcmp(index.root_tree(), base_tree->id, 20) == 0) {
+    base.reserve(index.entries().size());
+    for (const auto& e : index.entries()) {
+      ViewEntry b;
+      b.path = index.path(e);
+      b.mode = e.mode;
+      b.blob_id = b.base_blob_id = hex(e.id);
+      base.push_back(std::move(b));
+    }
+  } else {
+    auto walked = repository.commit_entries(base_commit);
+    if (!walked) return walked.error();
+    base = std::move(walked).value();
+    for (const auto& b : base)
+      if (b.mode == GIT_FILEMODE_COMMIT) return not_applicable("submodules");
+  }
+
+  // The working tree, in path order.
+  std::vector<Work> work;
+  std::string stop;  // why the walk found this path not applicable after all
+  Status walked = walk_worktree(root_path, [&](const WalkItem& item) -> bool {
+    if (!stop.empty()) return false;
+    const std::string rel(item.rel);
+    if (item.type == WalkItem::Type::dir) {
+      if (index.has_prefix(rel)) return true;
+      int ignored = 0;
+      if (git_ignore_path_is_ignored(&ignored, repo, rel.c_str()) == 0 && ignored) return false;
+      struct stat gst;
+      if (fstatat(item.dir_fd, (std::string(item.name) + "/.git").c_str(), &gst, AT_SYMLINK_NOFOLLOW) == 0) {
+        // An untracked nested repository: listed as libgit2 lists it.
+        Work w;
+        w.path = rel.substr(0, rel.size() - 1);
+        w.mode = kModeGitlink;
+        if (fstatat(item.dir_fd, item.name, &gst, AT_SYMLINK_NOFOLLOW) == 0) w.size = static_cast<std::uint64_t>(gst.st_size);
+        work.push_back(std::move(w));
+        return false;
+      }
+      return true;
+    }
+    if (std::strcmp(item.name, ".gitattributes") == 0) {
+      stop = "a .gitattributes file";
+      return false;
+    }
+    struct stat st;
+    if (fstatat(item.dir_fd, item.name, &st, AT_SYMLINK_NOFOLLOW) != 0) return false;  // gone meanwhile
+    const IndexEntry* ie = index.find(rel);
+    Work w;
+    w.path = rel;
+    w.mode = mode_of(st);
+    w.size = static_cast<std::uint64_t>(st.st_size);
+    if (!ie) {
+      int ignored = 0;
+      if (git_ignore_path_is_ignored(&ignored, repo, rel.c_str()) == 0 && ignored) return false;
+      if (w.mode != kModeLink && !is_secret_path(rel)) {
+        // Hashed through the confined reader, as the libgit2 path does.
+        ViewEntry probe;
+        probe.path = rel;
+        probe.status = ChangeStatus::added;
+        probe.mode = w.mode;
+        probe.from_worktree = true;
+        auto bytes = content.read(probe);
+        if (bytes) {
+          w.id = Repository::hash_blob(*bytes);
+          w.size = bytes->size();
+        }
+      }
+      work.push_back(std::move(w));
+      return false;
+    }
+    // libgit2's rule: a different mode or size is a change without a look
+    // at the bytes; other stat differences (or a racily clean entry) are
+    // settled by hashing the file.
+    const bool same_shape = ie->mode == w.mode && ie->size == static_cast<std::uint32_t>(st.st_size);
+    if (same_shape && stat_matches(*ie, st) && !is_racy(*ie, index_st.st_mtim)) {
+      w.id = hex(ie->id);
+      work.push_back(std::move(w));
+      return false;
+    }
+    if (same_shape || (ie->size == 0 && st.st_size > 0)) {
+      std::string id;
+      if (w.mode == kModeLink) {
+        std::string target(static_cast<std::size_t>(st.st_size) + 1, '\0');
+        ssize_t n = readlinkat(item.dir_fd, item.name, target.data(), target.size());
+        if (n >= 0 && static_cast<std::size_t>(n) < target.size()) {
+          target.resize(static_cast<std::size_t>(n));
+          id = Repository::hash_blob(target);
+        }
+      } else {
+        // Only to tell whether the bytes changed; never shown. Streamed by
+        // libgit2, so a file of any size costs no memory.
+        git_oid oid;
+        std::string abs = root_path + "/" + rel;
+        if (git_odb_hashfile(&oid, abs.c_str(), GIT_OBJECT_BLOB) == 0) id = git::to_hex(oid);
+      }
+      if (ie->mode == w.mode && !id.empty() && id == hex(ie->id)) {
+        w.id = std::move(id);
+        work.push_back(std::move(w));
+        return false;
+      }
+    }
+    // Changed: its id as the libgit2 path gives it — read through the
+    // confined reader, except links and secrets, which are never read.
+    if (w.mode != kModeLink && !is_secret_path(rel)) {
+      ViewEntry probe;
+      probe.path = rel;
+      probe.status = ChangeStatus::modified;
+      probe.mode = w.mode;
+      probe.from_worktree = true;
+      if (auto bytes = content.read(probe)) {
+        w.id = Repository::hash_blob(*bytes);
+        w.size = bytes->size();
+      }
+    }
+    work.push_back(std::move(w));
+    return false;
+  });
+  if (!walked) return walked.error();
+  if (!stop.empty()) return not_applicable(stop);
+
+  // Base against working tree, both in path order.
+  std::vector<ViewEntry>& entries = out.entries;
+  auto keep_unchanged = [changes_only](const std::string& path) {
+    return !changes_only || path.compare(0, 4, ".ws/") == 0;
+  };
+  std::size_t b = 0, w = 0;
+  while (b < base.size() || w < work.size()) {
+    int order = b == base.size() ? 1 : w == work.size() ? -1 : base[b].path.compare(work[w].path);
+    if (order < 0) {  // gone from the working tree
+      ViewEntry e = std::move(base[b++]);
+      e.status = ChangeStatus::deleted;
+      entries.push_back(std::move(e));
+      continue;
+    }
+    Work& wk = work[w++];
+    ViewEntry e;
+    e.path = std::move(wk.path);
+    e.mode = wk.mode;
+    e.blob_id = std::move(wk.id);
+    e.size = wk.size;
+    e.from_worktree = true;
+    if (order > 0) {
+      e.status = ChangeStatus::added;
+      entries.push_back(std::move(e));
+      continue;
+    }
+    ViewEntry& old = base[b++];
+    if (old.blob_id == e.blob_id && old.mode == e.mode) {
+      if (keep_unchanged(old.path)) entries.push_back(std::move(old));
+      continue;
+    }
+    e.status = ChangeStatus::modified;
+    e.base_blob_id = std::move(old.base_blob_id);
+    entries.push_back(std::move(e));
+  }
+  out.applicable = true;
+  return out;
+}
+
+}  // namespace ws::detail

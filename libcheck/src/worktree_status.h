@@ -1,0 +1,46 @@
+// The entries of a working-tree view computed from the index file and one
+// walk of the tree, as `git status` does, instead of libgit2's
+// git_diff_tree_to_workdir_with_index.
+//
+// Why: libgit2 reads the index with a SHA-1 pass over the whole file, diffs
+// HEAD against it by walking every tree, and stats the working tree on one
+// thread: 86 % of `ws-ls --changed` and over a third of a warm ws-build
+// (bench/DIAGNOSES.md, C2 and C4). Here the index is read by our own reader
+// (index_file.h); when its cache tree says it equals HEAD's tree, HEAD is not
+// walked at all; and one depth-first walk stats each tracked file beside
+// its directory's open descriptor and lists the untracked ones.
+//
+// It answers only where it gives exactly libgit2's answer, and says
+// `not_applicable` otherwise, for the caller to ask libgit2: content
+// filters (core.autocrlf, any gitattributes file), non-default core.filemode,
+// core.symlinks or core.ignorecase, an index it cannot read or with
+// conflicts, skip-worktree, assume-valid or intent-to-add entries, or
+// submodules.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "libcheck/repository.h"
+#include "libcheck/result.h"
+#include "libcheck/view.h"
+
+namespace ws::detail {
+
+struct WorktreeStatus {
+  bool applicable = false;
+  std::string why_not;  // when not applicable: which condition, for tests
+  std::vector<ViewEntry> entries;
+};
+
+// Every entry of the view (base `base_commit` plus the working tree at
+// `root_path`), sorted by path, statuses set, renames not yet paired; with
+// `changes_only`, only the changed ones and the base's unchanged .ws/
+// entries. `content` hashes untracked files through the confined reader,
+// as the libgit2 path does.
+Result<WorktreeStatus> worktree_status(const Repository& repo, const std::string& root_path,
+                                       const std::string& base_commit, const ContentSource& content,
+                                       bool changes_only);
+
+}  // namespace ws::detail

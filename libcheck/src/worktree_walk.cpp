@@ -1,0 +1,84 @@
+#include "worktree_walk.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+namespace ws::detail {
+
+namespace {
+
+struct Child {
+  std::string key;  // the name, with '/' appended for a directory
+  WalkItem::Type type;
+};
+
+struct Dir {
+  DIR* dir = nullptr;
+  std::string rel;  // "" for the root, else "a/b/"
+  std::vector<Child> children;
+  std::size_t next = 0;
+};
+
+// Reads a directory's entries worth looking at, sorted; takes `fd`.
+std::optional<Dir> open_dir(int fd, std::string rel) {
+  DIR* dir = fdopendir(fd);
+  if (!dir) {
+    ::close(fd);
+    return std::nullopt;
+  }
+  Dir d{dir, std::move(rel), {}, 0};
+  while (dirent* de = readdir(dir)) {
+    std::string_view name = de->d_name;
+    if (name == "." || name == "..") continue;
+    if (d.rel.empty() && name == ".git") continue;
+    unsigned char type = de->d_type;
+    if (type == DT_UNKNOWN) {
+      struct stat st;
+      if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+      type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+    }
+    if (type == DT_DIR) d.children.push_back({std::string(name) + '/', WalkItem::Type::dir});
+    else if (type == DT_REG) d.children.push_back({std::string(name), WalkItem::Type::file});
+    else if (type == DT_LNK) d.children.push_back({std::string(name), WalkItem::Type::link});
+    // FIFOs, sockets, devices: never content
+  }
+  std::sort(d.children.begin(), d.children.end(), [](const Child& a, const Child& b) { return a.key < b.key; });
+  return d;
+}
+
+}  // namespace
+
+Status walk_worktree(const std::string& root_path, const std::function<bool(const WalkItem&)>& visit) {
+  int root_fd = ::open(root_path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (root_fd < 0) return make_error(Errc::environment, "cannot open the workspace root '" + root_path + "'");
+  std::vector<Dir> stack;
+  if (auto root = open_dir(root_fd, "")) stack.push_back(std::move(*root));
+  std::string rel;
+  std::string name;
+  while (!stack.empty()) {
+    Dir& d = stack.back();
+    if (d.next == d.children.size()) {
+      closedir(d.dir);
+      stack.pop_back();
+      continue;
+    }
+    const Child& c = d.children[d.next++];
+    rel.assign(d.rel).append(c.key);
+    name.assign(c.key, 0, c.type == WalkItem::Type::dir ? c.key.size() - 1 : c.key.size());
+    int fd = dirfd(d.dir);
+    if (!visit(WalkItem{c.type, rel, fd, name.c_str()}) || c.type != WalkItem::Type::dir) continue;
+    int sub = openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (sub < 0) continue;
+    // `d` and `c` are not used past this point: the push may move them.
+    if (auto child = open_dir(sub, rel)) stack.push_back(std::move(*child));
+  }
+  return Ok{};
+}
+
+}  // namespace ws::detail

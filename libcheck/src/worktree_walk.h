@@ -1,0 +1,33 @@
+// The walk of a working tree shared by the views that list it: depth first,
+// beneath the root, never following a link, in git's path order.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "libcheck/result.h"
+
+namespace ws::detail {
+
+struct WalkItem {
+  enum class Type { file, link, dir };
+  Type type;
+  // Repository-relative path; a directory's ends with '/'.
+  std::string_view rel;
+  // The directory holding it, open, and its name there: for fstatat,
+  // openat, readlinkat without resolving the path again.
+  int dir_fd;
+  const char* name;
+};
+
+// Calls `visit` for every regular file, symlink and directory beneath
+// `root_path` (the top-level .git excluded; FIFOs, sockets and devices
+// skipped). For a directory, `visit` returns true to walk into it. Paths
+// come in bytewise order ("a.json" < "a/x" < "a0"): each directory's names
+// are sorted with a directory's taken as "name/". Only the directories on
+// the current path are open. A directory that cannot be opened is skipped,
+// as git skips it.
+Status walk_worktree(const std::string& root_path, const std::function<bool(const WalkItem&)>& visit);
+
+}  // namespace ws::detail

@@ -1,0 +1,236 @@
+// worktree_status() against libgit2's git_diff_tree_to_workdir_with_index:
+// after each of a series of edits a user makes, the two ways of building a
+// working-tree view must give the same entries, field by field.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+#include "libcheck/repository.h"
+#include "libcheck/workspace_root.h"
+#include "support/temp_repo.h"
+#include "view_internal.h"
+#include "worktree_status.h"
+
+namespace fs = std::filesystem;
+using ws::ViewEntry;
+
+namespace {
+
+std::string describe(const ViewEntry& e) {
+  std::ostringstream s;
+  s << static_cast<char>(e.status) << ' ' << e.path << " <- '" << e.old_path << "' " << e.blob_id << ' '
+    << e.base_blob_id << ' ' << std::oct << e.mode << std::dec << " wt=" << e.from_worktree << " size=" << e.size;
+  return s.str();
+}
+
+struct Opened {
+  std::vector<std::string> lines;
+  std::string error;
+};
+
+Opened open(const wstest::TempRepo& repo, ws::ViewSpec spec, bool fast) {
+  auto r = ws::Repository::open(repo.path());
+  REQUIRE(r.ok());
+  auto root = ws::WorkspaceRoot::open(repo.path(), "");
+  REQUIRE(root.ok());
+  auto v = ws::detail::open_view_with(*r, std::make_shared<const ws::WorkspaceRoot>(std::move(root).value()), spec,
+                                      1u << 20, fast);
+  Opened out;
+  if (!v) {
+    out.error = v.error().message;
+    return out;
+  }
+  // The base's modes, "path" -> "100644".
+  std::map<std::string, std::string> base_modes;
+  for (const auto& l : wstest::lines(repo.git({"ls-tree", "-r", spec.base.empty() ? "HEAD" : spec.base})))
+    base_modes[l.substr(l.find('\t') + 1)] = l.substr(0, 6);
+  for (ViewEntry e : v->entries()) {
+    // libgit2 calls a file modified when the index differs from both HEAD
+    // and the working tree, even where the working tree holds HEAD's bytes
+    // again (staged, then reverted): the fast path compares the bytes.
+    std::ostringstream mode;
+    mode << std::oct << e.mode;
+    if (!fast && e.status == ws::ChangeStatus::modified && !e.blob_id.empty() && e.blob_id == e.base_blob_id &&
+        base_modes[e.path] == mode.str()) {
+      if (spec.changes_only && e.path.compare(0, 4, ".ws/") != 0) continue;
+      e.status = ws::ChangeStatus::unchanged;
+      e.size = 0;
+    }
+    out.lines.push_back(describe(e));
+  }
+  return out;
+}
+
+// Whether the fast path applies here, and why not.
+std::string why_not(const wstest::TempRepo& repo) {
+  auto r = ws::Repository::open(repo.path());
+  REQUIRE(r.ok());
+  auto root = ws::WorkspaceRoot::open(repo.path(), "");
+  REQUIRE(root.ok());
+  auto view = ws::open_view(*r, nullptr, [] { ws::ViewSpec s; s.source = ws::ViewSource::staged; return s; }());
+  REQUIRE(view.ok());
+  auto head = r->resolve_commit("HEAD");
+  REQUIRE(head.ok());
+  auto st = ws::detail::worktree_status(*r, repo.path(), *head, view->content(), false);
+  REQUIRE(st.ok());
+  return st->applicable ? "" : st->why_not;
+}
+
+void same_views(const wstest::TempRepo& repo, const std::string& base = "") {
+  for (bool changes_only : {false, true}) {
+    ws::ViewSpec spec;
+    spec.base = base;
+    spec.changes_only = changes_only;
+    INFO("changes_only " << changes_only << ", base '" << base << "'");
+    auto slow = open(repo, spec, false);
+    auto fast = open(repo, spec, true);
+    CHECK(fast.error == slow.error);
+    CHECK(fast.lines == slow.lines);
+  }
+}
+
+void chmod_x(const wstest::TempRepo& repo, const std::string& rel) {
+  fs::permissions(repo.abs(rel), fs::perms::owner_exec, fs::perm_options::add);
+}
+
+}  // namespace
+
+TEST_CASE("worktree status: the fast path gives libgit2's view after every kind of edit", "[view][status]") {
+  wstest::TempRepo repo;
+  repo.write(".gitignore", "*.log\nbuild/\n");
+  repo.write(".ws/config.json", "{\"unrouted\": \"warning\"}\n");
+  repo.write("agents/AGa.json", "{\"name\": \"A\"}\n");
+  repo.write("agents/AGb.json", "{\"name\": \"B\"}\n");
+  repo.write("agents/AGc.json", "{\"name\": \"C\"}\n");
+  repo.write("agents/sub/AGd.json", "{\"name\": \"D\"}\n");
+  repo.write("ai-tools/TLt.cs", "// name: T\n");
+  repo.write("tools/run.sh", "#!/bin/sh\n");
+  repo.write("docs/a.md", "a\n");
+  repo.write("docs/a-b.md", "ab\n");
+  repo.write("docs/a/x.md", "x\n");
+  repo.write(".secrets/Key", "hunter2\n");
+  fs::create_symlink("a.md", repo.abs("docs/link"));
+  const std::string first = repo.commit_all("base");
+  REQUIRE(why_not(repo) == "");
+
+  INFO("clean");
+  same_views(repo);
+  {
+    INFO("same size, new bytes, at once (racily clean)");
+    repo.write("agents/AGa.json", "{\"name\": \"Z\"}\n");
+    same_views(repo);
+  }
+  {
+    INFO("touched without a change");
+    repo.git({"add", "-A"});
+    repo.git({"commit", "-q", "-m", "z"});
+    sleep(1);
+    fs::last_write_time(repo.abs("agents/AGb.json"), fs::file_time_type::clock::now());
+    same_views(repo);
+  }
+  {
+    INFO("deleted file and folder, untracked files, ignored ones, a nested repository");
+    repo.remove("agents/AGc.json");
+    fs::remove_all(repo.abs("agents/sub"));
+    repo.write("notes/new.txt", "n\n");
+    repo.write("notes/deep/er/x.txt", "x\n");
+    repo.write("notes/skip.log", "s\n");
+    repo.write("build/out.json", "{}\n");
+    repo.write("nested/repo/file", "f\n");
+    REQUIRE(wstest::run({"git", "init", "-q", repo.abs("nested/repo")}).status == 0);
+    same_views(repo);
+  }
+  {
+    INFO("renamed by mv and by git mv, mode change, typechange, new and changed links");
+    fs::rename(repo.abs("ai-tools/TLt.cs"), repo.abs("ai-tools/TLu.cs"));
+    repo.git({"mv", "docs/a-b.md", "docs/a-c.md"});
+    chmod_x(repo, "tools/run.sh");
+    repo.remove("docs/a.md");
+    fs::create_symlink("a-c.md", repo.abs("docs/a.md"));
+    fs::remove(repo.abs("docs/link"));
+    fs::create_symlink("a/x.md", repo.abs("docs/link"));
+    fs::create_symlink("../agents", repo.abs("notes/agents-link"));
+    same_views(repo);
+  }
+  {
+    INFO("staged then reverted, staged new then deleted, file to folder");
+    repo.write("agents/AGb.json", "{\"name\": \"B2\"}\n");
+    repo.git({"add", "agents/AGb.json"});
+    repo.write("agents/AGb.json", "{\"name\": \"B\"}\n");
+    repo.write("agents/AGnew.json", "{\"name\": \"New\"}\n");
+    repo.git({"add", "agents/AGnew.json"});
+    repo.remove("agents/AGnew.json");
+    repo.remove("docs/a/x.md");
+    fs::remove(repo.abs("docs/a"));
+    repo.remove("docs/a-c.md");
+    repo.write("docs/a-c.md/inner.md", "i\n");
+    same_views(repo);
+  }
+  {
+    INFO("secrets: an untracked one and a changed tracked one");
+    repo.write(".secrets/Key", "hunter3\n");
+    repo.write(".secrets/Other", "s3cret\n");
+    same_views(repo);
+  }
+  {
+    INFO("against another base");
+    same_views(repo, first);
+  }
+}
+
+TEST_CASE("worktree status: where libgit2 would answer otherwise, the fast path steps aside", "[view][status]") {
+  wstest::TempRepo repo;
+  repo.write("agents/AGa.json", "{\"name\": \"A\"}\n");
+  repo.commit_all("base");
+  REQUIRE(why_not(repo) == "");
+  repo.git({"config", "core.autocrlf", "true"});
+  CHECK(why_not(repo) == "core.autocrlf");
+  same_views(repo);
+  repo.git({"config", "core.autocrlf", "input"});
+  CHECK(why_not(repo) == "core.autocrlf");
+  repo.git({"config", "--unset", "core.autocrlf"});
+  repo.git({"config", "core.filemode", "false"});
+  CHECK(why_not(repo) == "core.filemode");
+  repo.git({"config", "--unset", "core.filemode"});
+  repo.write(".git/info/attributes", "* text\n");
+  CHECK(why_not(repo).rfind("attributes file '", 0) == 0);
+  repo.remove(".git/info/attributes");
+  repo.write("agents/.gitattributes", "*.json text eol=crlf\n");  // untracked, still applies
+  CHECK(why_not(repo) == "a .gitattributes file");
+  same_views(repo);
+  repo.git({"add", "agents/.gitattributes"});
+  CHECK(why_not(repo) == "a .gitattributes file");
+  repo.git({"rm", "-q", "--cached", "agents/.gitattributes"});
+  repo.remove("agents/.gitattributes");
+  repo.write("new.json", "{}\n");
+  repo.git({"add", "-N", "new.json"});
+  CHECK(why_not(repo) == "index entry flags");
+  same_views(repo);
+  repo.git({"rm", "-q", "--cached", "new.json"});
+  repo.git({"update-index", "--skip-worktree", "agents/AGa.json"});
+  CHECK(why_not(repo) == "index entry flags");
+  repo.git({"update-index", "--no-skip-worktree", "agents/AGa.json"});
+  CHECK(why_not(repo) == "");
+}
+
+TEST_CASE("worktree status: a file removed from the index but kept on disk is unchanged", "[view][status]") {
+  // libgit2 calls it deleted and loses the file; the working-tree view is
+  // the base plus the files on disk, and these are the base's bytes.
+  wstest::TempRepo repo;
+  repo.write("agents/AGa.json", "{\"name\": \"A\"}\n");
+  repo.write("agents/AGb.json", "{\"name\": \"B\"}\n");
+  repo.commit_all("base");
+  repo.git({"rm", "-q", "--cached", "agents/AGa.json"});
+  REQUIRE(why_not(repo) == "");
+  auto fast = open(repo, {}, true);
+  REQUIRE(fast.lines.size() == 2);
+  CHECK(fast.lines[0].rfind("  agents/AGa.json <- ''", 0) == 0);
+  auto slow = open(repo, {}, false);
+  REQUIRE(slow.lines.size() == 2);
+  CHECK(slow.lines[0].rfind("D agents/AGa.json <- ''", 0) == 0);
+}
