@@ -146,3 +146,24 @@ TEST_CASE("index file: what it does not understand is unsupported, not guessed",
   CHECK(IndexFile::parse("").state() == IndexFile::State::unsupported);
   CHECK(IndexFile::parse("DIRC").state() == IndexFile::State::unsupported);
 }
+
+TEST_CASE("index file: the cache tree's root is HEAD's tree until something is staged", "[index]") {
+  wstest::TempRepo repo;
+  seed(repo);
+  repo.git({"commit", "-q", "-m", "mode"});  // seed() leaves a staged mode change
+  auto tree_of_head = repo.git({"rev-parse", "HEAD^{tree}"});
+  tree_of_head.pop_back();
+  auto index = IndexFile::read(repo.abs(".git/index"));
+  REQUIRE(index.state() == IndexFile::State::ok);
+  REQUIRE(index.root_tree() != nullptr);
+  CHECK(hex(index.root_tree()) == tree_of_head);
+  repo.write("agents/AGa.json", "{\"name\": \"Staged\"}\n");
+  repo.git({"add", "agents/AGa.json"});
+  CHECK(IndexFile::read(repo.abs(".git/index")).root_tree() == nullptr);  // invalidated along the path
+  repo.git({"commit", "-q", "-m", "staged"});
+  auto after = IndexFile::read(repo.abs(".git/index"));
+  REQUIRE(after.root_tree() != nullptr);
+  auto new_tree = repo.git({"rev-parse", "HEAD^{tree}"});
+  new_tree.pop_back();
+  CHECK(hex(after.root_tree()) == new_tree);
+}
