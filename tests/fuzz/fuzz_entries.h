@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "git_util.h"
+#include "index_file.h"
 #include "libcheck/kinds.h"
 #include "libcheck/path_policy.h"
 #include "libcheck/pathspec.h"
@@ -525,12 +526,43 @@ inline std::string proposal_tree(std::string_view data) {
   return {};
 }
 
+// ---------------------------------------------------------------- index file
+
+// Bytes of an index file: read or refused, never a crash; what is read is
+// sorted as git sorts it, and every lookup finds what the list holds.
+inline std::string index_file(std::string_view data) {
+  using ws::detail::IndexFile;
+  IndexFile index = IndexFile::parse(data);
+  if (index.state() == IndexFile::State::missing) return "parse says missing";
+  if (index.state() == IndexFile::State::unsupported) {
+    if (index.reason().empty()) return "unsupported without a reason";
+    if (!index.entries().empty()) return "unsupported but holds entries";
+    return {};
+  }
+  std::string_view previous;
+  int previous_stage = -1;
+  for (const auto& e : index.entries()) {
+    std::string_view p = index.path(e);
+    if (p.empty()) return "empty path";
+    if (p.find('\0') != std::string_view::npos) return "NUL in a path";
+    if (e.stage < 0 || e.stage > 3) return "stage out of range";
+    if (p < previous || (p == previous && e.stage <= previous_stage)) return "entries out of order at '" + printable(p) + "'";
+    if (e.stage == 0 && index.find(p) != &e) return "find misses '" + printable(p) + "'";
+    for (std::size_t slash = p.find('/'); slash != std::string_view::npos; slash = p.find('/', slash + 1))
+      if (!index.has_prefix(p.substr(0, slash + 1))) return "has_prefix misses a folder of '" + printable(p) + "'";
+    previous = p;
+    previous_stage = e.stage;
+  }
+  if (index.root_tree() && index.entries().empty() && data.size() < 32) return "root tree from nothing";
+  return {};
+}
+
 // ---------------------------------------------------------------- dispatch
 
 inline const std::vector<std::string>& target_names() {
   static const std::vector<std::string> names{"fuzz_reader_csharp", "fuzz_reader_json",  "fuzz_reader_markdown",
                                               "fuzz_path_policy",   "fuzz_kind_manifest", "fuzz_pathspec",
-                                              "fuzz_proposal_tree"};
+                                              "fuzz_proposal_tree", "fuzz_index_file"};
   return names;
 }
 
@@ -544,6 +576,7 @@ inline std::string run_target(std::string_view name, std::string_view data) {
   if (name == "fuzz_kind_manifest") return kind_manifest(data);
   if (name == "fuzz_pathspec") return pathspec(data);
   if (name == "fuzz_proposal_tree") return proposal_tree(data);
+  if (name == "fuzz_index_file") return index_file(data);
   return "no fuzz target is called '" + std::string(name) + "'";
 }
 
