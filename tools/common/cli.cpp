@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <iostream>
 #include <fmt/core.h>
 
 #include "libcheck/kinds.h"
@@ -67,6 +69,13 @@ bool use_color(const CommonOptions& o, std::FILE* stream) {
   const char* term = std::getenv("TERM");
   if (term && std::string(term) == "dumb") return false;
   return isatty(fileno(stream));
+}
+
+void exit_without_teardown(int code) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(code);
 }
 
 int exit_code_for(const ws::Error& e) {

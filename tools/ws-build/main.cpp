@@ -109,6 +109,5 @@ int main(int argc, char** argv) {
   if (!st.cache_error.empty()) fmt::print(stderr, "{}: warning: {}\n", kTool, st.cache_error);
 
   const ws::BuildSummary& s = result->summary;
-  if (s.errors > 0 || (o.werror && s.warnings > 0)) return wscli::kExitFailed;
-  return wscli::kExitOk;
+  wscli::exit_without_teardown(s.errors > 0 || (o.werror && s.warnings > 0) ? wscli::kExitFailed : wscli::kExitOk);
 }

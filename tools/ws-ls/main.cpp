@@ -122,5 +122,5 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "{}: pathspec '{}' did not match any definition\n", kTool, o.pathspecs[i]);
     exit = wscli::kExitFailed;
   }
-  return exit;
+  wscli::exit_without_teardown(exit);
 }
