@@ -153,11 +153,19 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
   // The working tree, in path order.
   std::vector<Work> work;
   std::string stop;  // why the walk found this path not applicable after all
+  // The walk visits paths in increasing bytewise order ("a.json" < "a/" <
+  // "a/x" < "a0"), the index's order: one cursor finds every lookup.
+  const auto& ientries = index.entries();
+  std::size_t cursor = 0;
+  auto seek = [&](std::string_view p) {
+    while (cursor < ientries.size() && index.path(ientries[cursor]) < p) ++cursor;
+    return cursor < ientries.size() ? index.path(ientries[cursor]) : std::string_view();
+  };
   Status walked = walk_worktree(root_path, [&](const WalkItem& item) -> bool {
     if (!stop.empty()) return false;
     const std::string rel(item.rel);
     if (item.type == WalkItem::Type::dir) {
-      if (index.has_prefix(rel)) return true;
+      if (seek(rel).substr(0, rel.size()) == rel) return true;  // something tracked below
       int ignored = 0;
       if (git_ignore_path_is_ignored(&ignored, repo, rel.c_str()) == 0 && ignored) return false;
       struct stat gst;
@@ -178,7 +186,7 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
     }
     struct stat st;
     if (fstatat(item.dir_fd, item.name, &st, AT_SYMLINK_NOFOLLOW) != 0) return false;  // gone meanwhile
-    const IndexEntry* ie = index.find(rel);
+    const IndexEntry* ie = seek(rel) == rel ? &ientries[cursor] : nullptr;  // stage 0: no conflicts here
     Work w;
     w.path = rel;
     w.mode = mode_of(st);
