@@ -215,9 +215,15 @@ WorkspaceRoot::ReadResult read_beneath(int dir_fd, std::string_view rel, std::ui
   struct stat st;
   if (::fstat(o.fd.get(), &st) != 0) return fail(FileRule::io);
   if (!S_ISREG(st.st_mode)) return fail(FileRule::special_file);
-  // A second name for the same inode would see the replacement too, so a
-  // file about to be replaced must have exactly one.
-  if (for_write && st.st_nlink > 1) return fail(FileRule::hard_link);
+  // A second name for the same inode may lie outside the workspace or under
+  // .secrets/, so its bytes are not this path's to show; and a file about
+  // to be replaced must have one name, or the others would change too.
+  // Checked on the opened file, so a link made after the open is moot.
+  if (st.st_nlink > 1) {
+    r.error.links = static_cast<std::uint64_t>(st.st_nlink);
+    r.error.for_write = for_write;
+    return fail(FileRule::hard_link);
+  }
   if (st.st_size < 0 || static_cast<std::uint64_t>(st.st_size) > cap) return fail(FileRule::too_large);
 
   // st_size is only a hint (the file may grow while we read), so the loop
@@ -247,6 +253,15 @@ WorkspaceRoot::ReadResult read_beneath(int dir_fd, std::string_view rel, std::ui
   r.ok = true;
   r.bytes = std::move(bytes);
   return r;
+}
+
+std::uint64_t extra_links_beneath(int dir_fd, std::string_view rel) {
+  if (dir_fd < 0 || !is_plain(rel)) return 0;
+  std::string name(rel);
+  struct stat st;
+  if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return 0;
+  if (!S_ISREG(st.st_mode) || st.st_nlink <= 1) return 0;
+  return static_cast<std::uint64_t>(st.st_nlink);
 }
 
 std::string printable_path(std::string_view path) {

@@ -53,9 +53,16 @@ struct OpenOutcome {
 OpenOutcome open_beneath(int dir_fd, std::string_view rel, Resolve how);
 
 // Opens and reads `rel` whole, applying the checks WorkspaceRoot::read and
-// read_for_write document (special files, links, size cap).
+// read_for_write document (special files, links, hard links, size cap).
 WorkspaceRoot::ReadResult read_beneath(int dir_fd, std::string_view rel, std::uint64_t cap, bool for_write,
                                        Resolve how = Resolve::automatic);
+
+// The link count of `rel` beneath `dir_fd` when it is a regular file with
+// more than one link; 0 otherwise (not plain, missing, not a regular file,
+// one link). One fstatat, not a confined open: a link in a directory on the
+// way is followed, which can only change what a listing names, never what
+// is read (read_beneath checks the file it opens).
+std::uint64_t extra_links_beneath(int dir_fd, std::string_view rel);
 
 // True when this process can use openat2 (probed once).
 bool openat2_available();

@@ -58,7 +58,7 @@ constexpr std::array<DiagInfo, 18> kTable{{
      "The file nests containers deeper than 256 levels; it is refused rather than read."},
     {DiagCode::unreadable_file, "WS017", Severity::error, "unreadable file",
      "The file could not be read safely: it is a symlink, a FIFO or device, has more than "
-     "one hard link where it would be written, or is a submodule."},
+     "one hard link, or is a submodule."},
     {DiagCode::kind_manifest, "WS018", Severity::error, "bad kind manifest",
      "A kind manifest in .ws/kinds/ is not valid JSON or lacks a required field; the "
      "workspace's kinds cannot be trusted until it is fixed."},

@@ -69,7 +69,7 @@ Format format_of(const Kind* kind, std::string_view path) {
   return Format::opaque;
 }
 
-enum class Outcome { searched, binary, link, error };
+enum class Outcome { searched, binary, link, hard_link, error };
 
 struct Job {
   const ViewEntry* entry = nullptr;
@@ -106,8 +106,10 @@ class Search {
     const ViewEntry& e = *job.entry;
     auto bytes = view_.read(e);
     if (!bytes) {
-      // A link met on the way (a symlinked directory) is skipped like a link entry.
-      job.outcome = bytes.error().rule == "symlink" ? Outcome::link : Outcome::error;
+      // A link met on the way (a symlinked directory) is skipped like a link
+      // entry, and so is a file with several hard links: both are links.
+      const std::string& rule = bytes.error().rule;
+      job.outcome = rule == "symlink" ? Outcome::link : rule == "hard-link" ? Outcome::hard_link : Outcome::error;
       job.error = bytes.error();
       return;
     }
@@ -290,6 +292,7 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
     switch (job.outcome) {
       case Outcome::binary: summary.binary_skipped.push_back(job.entry->path); return;
       case Outcome::link: summary.links_skipped.push_back(job.entry->path); return;
+      case Outcome::hard_link: summary.hard_links_skipped.push_back(job.entry->path); return;
       case Outcome::error: summary.errors.push_back(job.error); return;
       case Outcome::searched: break;
     }

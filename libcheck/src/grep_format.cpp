@@ -289,7 +289,7 @@ std::string summary_record(const GrepSummary& s) {
                                    {"results", s.results},
                                    {"omitted", s.omitted},
                                    {"binary_skipped", s.binary_skipped.size()},
-                                   {"links_skipped", s.links_skipped.size()},
+                                   {"links_skipped", s.links_skipped.size() + s.hard_links_skipped.size()},
                                    {"errors", s.errors.size()}});
   return out;
 }

@@ -56,6 +56,26 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
   for (std::size_t i = 0; i < spec_hit.size(); ++i)
     if (!spec_hit[i]) out.unmatched_pathspecs.push_back(i);
 
+  // A working-tree file with several hard links is refused like a symlink,
+  // so the listing names what the other tools refuse to read, with or
+  // without -l. One stat per file (not an open), spread over the cores.
+  std::vector<std::optional<Error>> why(out.entries.size());
+  parallel_for(out.entries.size(), [&](std::size_t i) {
+    const ListedEntry& le = out.entries[i];
+    if (!(le.kind && le.kind->never_read)) why[i] = ws.view.content().refusal(*le.entry);
+  });
+  if (std::any_of(why.begin(), why.end(), [](const auto& w) { return w.has_value(); })) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < out.entries.size(); ++i) {
+      if (why[i]) out.refused.push_back(std::move(*why[i]));
+      else if (kept++ != i) out.entries[kept - 1] = std::move(out.entries[i]);
+    }
+    out.entries.resize(kept);
+    // One report in path order, whatever rule refused each path.
+    std::stable_sort(out.refused.begin(), out.refused.end(),
+                     [](const Error& a, const Error& b) { return a.subject < b.subject; });
+  }
+
   if (options.max && out.entries.size() > options.max) {
     out.omitted = out.entries.size() - options.max;
     out.entries.resize(options.max);

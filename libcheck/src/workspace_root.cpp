@@ -55,6 +55,9 @@ std::string FileError::message() const {
       return "refused path " + p + ": " + name +
              " (not a regular file: a FIFO, device, socket or directory); remove it or move it out of the workspace";
     case FileRule::hard_link:
+      if (!for_write)
+        return "refused to read " + p + ": " + name + " (" + std::to_string(links) +
+               " links; a file with more than one link may be a link out of the workspace)";
       return "refused path " + p + ": " + name +
              " (the file has more than one link, so replacing it would change the other names too); "
              "copy the file to break the link";
@@ -153,6 +156,12 @@ WorkspaceRoot::ReadResult WorkspaceRoot::read(std::string_view rel, std::uint64_
 
 WorkspaceRoot::ReadResult WorkspaceRoot::read_for_write(std::string_view rel, std::uint64_t size_cap) const {
   return read_impl(rel, size_cap, true);
+}
+
+std::optional<FileError> WorkspaceRoot::hard_link_refusal(std::string_view rel) const {
+  std::uint64_t links = detail::extra_links_beneath(fd_, rel);
+  if (!links) return std::nullopt;
+  return FileError{FileRule::hard_link, std::string(rel), links};
 }
 
 WorkspaceRoot::ReadResult WorkspaceRoot::read_impl(std::string_view rel, std::uint64_t cap, bool for_write) const {

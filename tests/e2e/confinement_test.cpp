@@ -291,19 +291,86 @@ TEST_CASE("confinement: files the tools write replace hard links, never write th
   CHECK(repo.git_result({"fsck", "--strict", "--no-progress"}).status == 0);
 }
 
-TEST_CASE("confinement: a hard link to a secret is not read under another name", "[confinement][!mayfail]") {
-  // BUG: WorkspaceRoot::read refuses a file with several links only for
-  // writing, so `ln .secrets/Key agents/AGx.json` shows the secret through
-  // ws-grep and ws-build's source quotes, and ws-commit would stage it.
+TEST_CASE("confinement: a hard link to a secret or an outside file is not read under another name",
+          "[confinement][hard-link]") {
+  // `ln .secrets/Key agents/AGx.json`, or a link to a file outside the root:
+  // the path is plain and beneath the root, but the bytes are another name's.
+  // Every working-tree read refuses a file with more than one link.
   Workspace w;
   TempRepo& repo = w.repo;
   repo.write(".secrets/Canary", kSecret + "\n");
   repo.commit_all("a secret");
   fs::create_hard_link(repo.abs(".secrets/Canary"), repo.abs("agents/AGleak01.json"));
   fs::create_hard_link(repo.abs(".secrets/Canary"), repo.abs("prompts/PRleak01.md"));
+  fs::create_hard_link(w.outside / "agents/AGout01.json", repo.abs("agents/AGout02.json"));
+  REQUIRE(fs::hard_link_count(repo.abs(".secrets/Canary")) == 3);
+  REQUIRE(fs::hard_link_count(repo.abs("agents/AGout02.json")) == 2);
+  const std::vector<std::pair<std::string, int>> links{
+      {"agents/AGleak01.json", 3}, {"agents/AGout02.json", 2}, {"prompts/PRleak01.md", 3}};
+  auto refusal = [](const std::string& path, int n) {
+    return "refused to read '" + path + "': hard-link (" + std::to_string(n) +
+           " links; a file with more than one link may be a link out of the workspace)";
+  };
   run_all(repo, reading_commands(kSecret), kSecret);
+  run_all(repo, reading_commands(kOutside), kOutside);
+
+  // ws-ls: not listed, one line each on stderr, exit 1 -- with or without -l.
+  const std::string tracked = repo.git({"ls-files"});  // the links are untracked
+  std::string ls_err;
+  for (const auto& [path, n] : links) ls_err += "ws-ls: " + refusal(path, n) + "\n";
+  for (const auto& args : std::vector<std::vector<std::string>>{{}, {"-l"}, {"--json"}, {"--changed"}}) {
+    auto ls = tool(repo, "ws-ls", args);
+    INFO(describe("ws-ls", args) << "\n" << ls.out);
+    CHECK(ls.status == 1);
+    CHECK(ls.err == ls_err);
+    for (const auto& [path, n] : links) CHECK(ls.out.find(path) == std::string::npos);
+  }
+  std::string listed;  // every tracked file but the secret, which only --kind secret lists
+  for (const auto& l : lines(tracked))
+    if (l.rfind(".secrets/", 0) != 0) listed += l + "\n";
+  CHECK(tool(repo, "ws-ls", {}).out == listed);
+
+  // ws-grep: skipped like a symlink, named by --stats.
+  auto grep = tool(repo, "ws-grep", {"--stats", "-e", "C4N4RY"});
+  CHECK(grep.status == 1);
+  CHECK(grep.out == "");
+  for (const auto& [path, n] : links)
+    CHECK(grep.err.find("ws-grep: skipped '" + path +
+                        "': hard-link (a file with more than one link may be a link out of the workspace)\n") !=
+          std::string::npos);
+  auto json = tool(repo, "ws-grep", {"--json", "-e", "."});
+  CHECK(json.status == 0);
+  CHECK(nlohmann::json::parse(lines(json.out).back())["links_skipped"] == 3);
+
+  // ws-build: WS017 at each, and nothing else of them.
+  auto build = tool(repo, "ws-build", {});
+  CHECK(build.status == 1);
+  std::string build_out;
+  for (const auto& [path, n] : links) build_out += path + ": error[WS017]: " + refusal(path, n) + "\n";
+  CHECK(build.out == build_out + "3 errors in 3 files (3 files changed)\n");
+  CHECK(build.err == "");
+
+  // ws-commit: refused, no proposal written.
   auto commit = tool(repo, "ws-commit", {"-m", "leak"});
+  CHECK(commit.status == 1);
+  CHECK(commit.out == "");
+  CHECK(commit.err == build_out + "3 errors in 3 files (3 files changed)\n" +
+                          "ws-commit: refused: the changeset does not build; no proposal was written\n");
   CHECK_FALSE(contains_ci(commit.out + commit.err, kSecret));
+  CHECK(repo.git({"for-each-ref", "refs/ws/"}) == "");
+
+  // Committed, the link is an unchanged file, which the working-tree view
+  // still reads from disk: still refused there.
+  fs::remove(repo.abs("agents/AGout02.json"));
+  fs::remove(repo.abs("prompts/PRleak01.md"));
+  repo.git({"add", "agents/AGleak01.json"});
+  repo.git({"commit", "-q", "-m", "the link, committed"});
+  auto again = tool(repo, "ws-ls", {"agents/"});
+  CHECK(again.status == 1);
+  CHECK(again.err == "ws-ls: " + refusal("agents/AGleak01.json", 2) + "\n");
+  auto grep_again = tool(repo, "ws-grep", {"C4N4RY"});
+  CHECK(grep_again.status == 1);
+  CHECK(grep_again.out + grep_again.err == "");
 }
 
 TEST_CASE("confinement: a folder swapped for a link while the tools run never leaks", "[confinement][race]") {

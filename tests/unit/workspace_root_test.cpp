@@ -114,10 +114,13 @@ TEST_CASE("confined reads refuse links, special files and oversized files", "[wo
       {"dir-in/a.json", "symlink"},
       {"dir-out/secret.txt", "symlink"},
       {"agents/up/secret.txt", "symlink"},
-      {"hard.json", "ok"},
+      // Several names: another may lie outside (hard-out.txt), so neither
+      // read nor replaced.
+      {"hard.json", "hard-link"},
       {"hard.json", "hard-link", true},
+      {"hard-twin.json", "hard-link"},
       {"hard-twin.json", "hard-link", true},
-      {"hard-out.txt", "ok"},  // readable, but never to be replaced
+      {"hard-out.txt", "hard-link"},
       {"hard-out.txt", "hard-link", true},
       {"agents/a.json", "ok", true},
       {"agents", "special-file"},
@@ -216,6 +219,9 @@ TEST_CASE("file error messages name the path and the rule", "[workspace_root]") 
   CHECK(root->read("dir-out/secret.txt").error.message() ==
         "refused path 'dir-out/secret.txt': symlink (the path is or goes through a symbolic link, "
         "and links are never followed); replace the link with the file itself");
+  CHECK(root->read("hard-out.txt").error.message() ==
+        "refused to read 'hard-out.txt': hard-link (2 links; a file with more than one link may be a link "
+        "out of the workspace)");
   CHECK(root->read_for_write("hard.json").error.message() ==
         "refused path 'hard.json': hard-link (the file has more than one link, so replacing it would "
         "change the other names too); copy the file to break the link");
@@ -227,6 +233,37 @@ TEST_CASE("file error messages name the path and the rule", "[workspace_root]") 
         "split the file or raise \"size_cap\" in .ws/config.json");
   CHECK(root->read("nope\n.json").error.message() ==
         "cannot read 'nope\\n.json': not-found (no such file beneath the workspace root); check the path");
+}
+
+TEST_CASE("hard_link_refusal names a file with several links without opening it", "[workspace_root]") {
+  HostileTree t;
+  auto root = WorkspaceRoot::open(t.root.string(), "");
+  REQUIRE(root.ok());
+  struct Case {
+    std::string rel;
+    std::uint64_t links;  // 0: no refusal
+  };
+  const std::vector<Case> cases = {
+      {"hard.json", 2},     {"hard-twin.json", 2}, {"hard-out.txt", 2},
+      {"agents/a.json", 0}, {"link-out", 0},  // a symlink is the symlink rule's, on reading
+      {"fifo", 0},          {"agents", 0},         {"nope.json", 0},
+      {"../outside/secret.txt", 0},  // not plain: nothing beneath the root has that name
+      {"", 0},
+  };
+  for (const Case& c : cases) {
+    INFO(c.rel);
+    auto why = root->hard_link_refusal(c.rel);
+    CHECK(why.has_value() == (c.links != 0));
+    if (!why) continue;
+    CHECK(why->rule == FileRule::hard_link);
+    CHECK(why->path == c.rel);
+    CHECK(why->links == c.links);
+    CHECK(why->message() == root->read(c.rel).error.message());
+  }
+  // A third name shows in the count.
+  fs::create_hard_link(t.root / "hard.json", t.root / "agents/hard-3.json");
+  CHECK(root->hard_link_refusal("agents/hard-3.json")->links == 3);
+  CHECK(root->read("agents/hard-3.json").error.links == 3);
 }
 
 TEST_CASE("workspace root refuses / and the home directory", "[workspace_root]") {

@@ -95,6 +95,9 @@ void print_stats(const ws::GrepSummary& s) {
   for (const auto& p : s.binary_skipped) fmt::print(stderr, "{}: skipped binary file '{}'\n", kTool, p);
   for (const auto& p : s.links_skipped)
     fmt::print(stderr, "{}: skipped '{}': links and submodules are never followed\n", kTool, p);
+  for (const auto& p : s.hard_links_skipped)
+    fmt::print(stderr, "{}: skipped '{}': hard-link (a file with more than one link may be a link out of the workspace)\n",
+               kTool, p);
   if (s.secrets_skipped)
     fmt::print(stderr, "{}: skipped {} {} under .secrets/: secret content is never opened\n", kTool,
                s.secrets_skipped, s.secrets_skipped == 1 ? "file" : "files");
@@ -111,8 +114,8 @@ int main(int argc, char** argv) {
   app.get_formatter()->column_width(34);
   app.footer(
       "Every non-secret file of the view is searched (unrouted files and .ws/ included); --kind restricts "
-      "to definitions. .secrets/ is never opened; links and submodules are never followed; binary files "
-      "are skipped (listed by --stats).\n"
+      "to definitions. .secrets/ is never opened; links and submodules are never followed; files with "
+      "several hard links and binary files are skipped (listed by --stats).\n"
       "-C is context, as in grep and rg; --directory DIR is the other tools' -C DIR.\n"
       "--json records: \"match\" (one per match), \"context\", \"file\" (with -l or -c), \"Grep-Truncated\", "
       "and a final \"summary\".\n"

@@ -7,7 +7,8 @@
 // including unrouted files and workspace configuration (.ws/**), as rg would
 // search a checkout; --kind restricts to definitions of those kinds. Never
 // searched: .secrets/ content (skipped before anything is read), symlinks and
-// submodules (never followed), binary files (a NUL byte anywhere).
+// submodules (never followed), working-tree files with several hard links
+// (refused when opened), binary files (a NUL byte anywhere).
 #pragma once
 
 #include <cstddef>
@@ -142,6 +143,7 @@ struct GrepSummary {
   std::size_t omitted = 0;         // results past --max
   std::vector<std::string> binary_skipped;  // paths, for --stats
   std::vector<std::string> links_skipped;   // symlinks and submodules, for --stats
+  std::vector<std::string> hard_links_skipped;  // working-tree files with several links, for --stats
   std::size_t secrets_skipped = 0;          // never opened
   std::vector<Error> errors;  // unreadable files, refused paths, unmatched pathspecs
 };
@@ -158,7 +160,7 @@ struct GrepSummary {
 //   {"type":"file","path","kind","name","count"} with -l or -c;
 //   {"type":"Grep-Truncated","omitted","max"} when capped;
 //   {"type":"summary","files_searched","files_matched","results","binary_skipped",
-//    "links_skipped"} always last.
+//    "links_skipped" (symlinks, submodules and hard links)} always last.
 // Fails (Errc::usage) on an unknown or secret kind, a bad symbol, or nothing
 // to search for; per-file trouble goes to GrepSummary::errors.
 Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const GrepOptions& options,

@@ -32,7 +32,8 @@ struct ListedEntry {
 struct Listing {
   std::vector<ListedEntry> entries;  // sorted by path
   std::size_t omitted = 0;           // entries past --max
-  std::vector<Error> refused;        // entries the path policy refused (not listed)
+  std::vector<Error> refused;        // not listed: refused by the path policy, links,
+                                     // working-tree files with several hard links; path order
   std::vector<std::size_t> unmatched_pathspecs;  // indices into options.pathspecs
 };
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,8 @@ const char* file_rule_name(FileRule rule);
 struct FileError {
   FileRule rule;
   std::string path;
+  std::uint64_t links = 0;  // hard_link: how many names the file has
+  bool for_write = false;   // hard_link: refused as a file about to be replaced
   std::string message() const;  // one line naming the path, the rule and what to do
 };
 
@@ -50,12 +53,20 @@ class WorkspaceRoot {
     FileError error{FileRule::io, {}};
   };
   // Reads `rel` (already accepted by the path policy) beneath the root.
-  // Never blocks on a FIFO; never follows a link.
+  // Never blocks on a FIFO; never follows a link. A regular file with more
+  // than one hard link is refused (checked on the opened file): another
+  // name of it may lie outside the workspace or under .secrets/.
   ReadResult read(std::string_view rel, std::uint64_t size_cap = kDefaultSizeCap) const;
 
-  // Like read(), but also refuses a file with more than one hard link:
-  // the check used before a file is replaced.
+  // Like read(), with the hard-link refusal worded for a file about to be
+  // replaced: the check used before a file is written.
   ReadResult read_for_write(std::string_view rel, std::uint64_t size_cap = kDefaultSizeCap) const;
+
+  // The hard-link refusal read() would give `rel`, found with one stat and
+  // no open, for callers that show names only (a listing); nullopt when
+  // `rel` is not a regular file with several links. read() checks again on
+  // the file it opens, so a change in between cannot leak content.
+  std::optional<FileError> hard_link_refusal(std::string_view rel) const;
 
  private:
   WorkspaceRoot() = default;
