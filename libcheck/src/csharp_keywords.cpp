@@ -1,5 +1,6 @@
 // Names of kinds that define a symbol are written in code as Root.Name, so
-// they must be plain ASCII C# identifiers and not reserved keywords.
+// they must be plain ASCII C# identifiers a compiler takes (not reserved
+// keywords, not over its length limit).
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -26,6 +27,8 @@ constexpr std::array<std::string_view, 77> kKeywords{
     "unsafe",   "ushort",   "using",     "virtual",    "void",      "volatile", "while",
 };
 
+}  // namespace
+
 bool is_ascii_identifier(std::string_view s) {
   if (s.empty()) return false;
   auto head = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
@@ -34,15 +37,13 @@ bool is_ascii_identifier(std::string_view s) {
   return std::all_of(s.begin() + 1, s.end(), tail);
 }
 
-}  // namespace
-
 bool is_csharp_keyword(std::string_view s) {
   static_assert(std::is_sorted(kKeywords.begin(), kKeywords.end()));
   return std::binary_search(kKeywords.begin(), kKeywords.end(), s);
 }
 
 bool is_valid_symbol_name(std::string_view s) {
-  return is_ascii_identifier(s) && !is_csharp_keyword(s);
+  return s.size() <= kMaxNameLength && is_ascii_identifier(s) && !is_csharp_keyword(s);
 }
 
 }  // namespace ws

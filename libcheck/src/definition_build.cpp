@@ -74,6 +74,11 @@ void take_name(const Kind& kind, std::string_view name, const Span& span, bool f
       report(DiagCode::invalid_name, fmt::format("invalid name '{}': it is a C# keyword, so code could not "
                                                  "write {}.{}",
                                                  shown, kind.symbol_root, shown));
+    else if (is_ascii_identifier(name))
+      // Then the length is the only fault, and in ASCII bytes are characters.
+      // 32 characters of it keep the line short; the span marks all of it.
+      report(DiagCode::invalid_name, fmt::format("invalid name '{}': {} characters, a name has at most {}",
+                                                 excerpt(name, 32), name.size(), kMaxNameLength));
     else
       report(DiagCode::invalid_name,
              fmt::format("invalid name '{}': not a C# identifier (ASCII letters, digits and '_', not starting "

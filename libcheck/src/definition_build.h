@@ -12,8 +12,8 @@
 namespace ws::detail {
 
 // Checks and takes `name` as the definition's name: empty is WS007; for a kind
-// that defines a symbol, anything but a C# identifier that is not a keyword
-// is WS008 (the message says which). `file_level` reports without a span.
+// that defines a symbol, anything but a C# identifier of at most
+// kMaxNameLength characters that is not a keyword is WS008 (the message says which). `file_level` reports without a span.
 void take_name(const Kind& kind, std::string_view name, const Span& span, bool file_level, Definition& def);
 
 // Validates `doc` against the kind's schema, then fills name, members and

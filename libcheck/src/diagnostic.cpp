@@ -33,7 +33,7 @@ constexpr std::array<DiagInfo, 18> kTable{{
      "line the kind names it by is absent or empty."},
     {DiagCode::invalid_name, "WS008", Severity::error, "invalid name",
      "Names of kinds that define a symbol are ASCII C# identifiers ([A-Za-z_][A-Za-z0-9_]*) "
-     "and not C# keywords, since code refers to them as Root.Name."},
+     "of at most 512 characters and not C# keywords, since code refers to them as Root.Name."},
     {DiagCode::duplicate_name, "WS009", Severity::error, "duplicate name",
      "Two definitions of one kind carry the same name; references could not tell them apart. "
      "Both places are reported; rename one."},

@@ -268,3 +268,26 @@ TEST_CASE("symbol names are C# identifiers that are not keywords", "[kinds]") {
   for (const char* ok : {"a", "A0", "a.b", "a-b_c", "7", "x.json"}) CHECK(ws::is_valid_id_segment(ok));
   for (const char* bad : {"", ".a", "-a", "_a", "a/b", "a b", "a\\b", "é"}) CHECK_FALSE(ws::is_valid_id_segment(bad));
 }
+
+TEST_CASE("symbol names are at most 512 characters, as C# compilers allow", "[kinds]") {
+  // Roslyn refuses a longer identifier (CS0645), so code could not name it.
+  struct Case {
+    std::string name;
+    bool valid;
+  };
+  const std::vector<Case> cases = {
+      {std::string(1, 'A'), true},
+      {std::string(511, 'A'), true},
+      {std::string(512, 'A'), true},
+      {"_" + std::string(511, '9'), true},
+      {std::string(513, 'A'), false},
+      {"_" + std::string(512, '9'), false},
+      {std::string(10000, 'A'), false},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name.size() << " characters");
+    CHECK(ws::is_valid_symbol_name(c.name) == c.valid);
+    CHECK(ws::is_ascii_identifier(c.name));  // the length is the only fault
+  }
+  CHECK(ws::kMaxNameLength == 512);
+}

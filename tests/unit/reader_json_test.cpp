@@ -105,6 +105,50 @@ TEST_CASE("secrets are never read: the name is the file name", "[reader][json]")
   CHECK_THAT(only_diag(d), Catch::Contains("C# keyword"));
 }
 
+TEST_CASE("names over 512 characters are WS008 in every format, with a short message", "[reader]") {
+  // C# compilers refuse longer identifiers (CS0645). The message quotes 32
+  // characters and the length; the span covers the whole name.
+  const std::string a32(32, 'A');
+  struct Case {
+    std::size_t length;
+    std::string diag;  // empty: accepted
+  };
+  const std::vector<Case> cases = {
+      {1, ""},
+      {511, ""},
+      {512, ""},
+      {513, "invalid name '" + a32 + "...': 513 characters, a name has at most 512"},
+      {10000, "invalid name '" + a32 + "...': 10000 characters, a name has at most 512"},
+  };
+  for (const Case& c : cases) {
+    const std::string name(c.length, 'A');
+    struct File {
+      std::string path, text, at;  // "line:col" where the name starts
+    };
+    const std::vector<File> files = {
+        {"agents/a.json", "{\n  \"name\": \"" + name + "\"\n}\n", "2:12"},
+        {"prompts/p.md", "---\nname: " + name + "\n---\nbody\n", "2:7"},
+        {"ai-tools/t.cs", "// name: " + name + "\nreturn 1;\n", "1:10"},
+    };
+    for (const File& f : files) {
+      INFO(f.path << ": " << c.length << " characters");
+      ws::Definition d = read(f.path, f.text);
+      if (c.diag.empty()) {
+        CHECK(d.diagnostics.empty());
+        CHECK(d.has_name);
+        CHECK(d.name == name);
+        continue;
+      }
+      CHECK(only_diag(d) == "WS008 " + f.at + " " + c.diag);
+      CHECK(d.diagnostics[0].span.end.column - d.diagnostics[0].span.start.column == c.length);
+      CHECK_FALSE(d.has_name);
+    }
+  }
+  // Not an identifier at all: that is the message, whatever the length.
+  CHECK_THAT(only_diag(read("agents/a.json", "{\"name\": \"" + std::string(600, 'A') + "-\"}")),
+             Catch::Contains("not a C# identifier"));
+}
+
 TEST_CASE("json: syntax errors at their position", "[reader][json]") {
   CHECK(only_diag(read("agents/a.json", "{\n  \"name\": \"Triage\",\n  \"tools\": [\"a\" \"b\"]\n}\n")) ==
         "WS001 3:13 syntax error: unexpected '\"a\"'");

@@ -3,6 +3,7 @@
 // reference. A workspace adds or overrides kinds with .ws/kinds/*.json.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <optional>
@@ -75,7 +76,12 @@ std::string default_kinds_dir();
 
 // True for `[A-Za-z0-9][A-Za-z0-9._-]*`.
 bool is_valid_id_segment(std::string_view s);
-// ASCII C# identifier that is not a C# keyword.
+// The longest name code can write: C# compilers refuse longer identifiers
+// (Roslyn's CS0645, "identifier too long").
+inline constexpr std::size_t kMaxNameLength = 512;
+// ASCII C# identifier ([A-Za-z_][A-Za-z0-9_]*) of any length.
+bool is_ascii_identifier(std::string_view s);
+// ASCII C# identifier of at most kMaxNameLength characters that is not a C# keyword.
 bool is_valid_symbol_name(std::string_view s);
 bool is_csharp_keyword(std::string_view s);
 
