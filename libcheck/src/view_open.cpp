@@ -42,12 +42,21 @@ class GitContentSource final : public ContentSource {
                         e.path, e.mode == kModeLink ? "symlink" : "submodule");
     if (!e.from_worktree || e.status == ChangeStatus::deleted) {
       const std::string& id = e.status == ChangeStatus::deleted ? e.base_blob_id : e.blob_id;
-      auto bytes = read_blob(id);
-      if (bytes && bytes->size() > cap_)
+      auto too_large = [&](std::uint64_t size) {
         return make_error(Errc::invalid,
-                          "file '" + e.path + "' is " + std::to_string(bytes->size()) +
-                              " bytes, over the size cap of " + std::to_string(cap_),
+                          "file '" + e.path + "' is " + std::to_string(size) + " bytes, over the size cap of " +
+                              std::to_string(cap_),
                           e.path, "too-large");
+      };
+      // The size from the object header first: a pushed gigabyte of zeros
+      // is a few kilobytes compressed and must not be inflated to be refused.
+      git_oid oid;
+      size_t len = 0;
+      git_object_t type;
+      if (git::from_hex(id, oid) && git_odb_read_header(&len, &type, odb_.get(), &oid) == 0 && len > cap_)
+        return too_large(len);
+      auto bytes = read_blob(id);
+      if (bytes && bytes->size() > cap_) return too_large(bytes->size());
       return bytes;
     }
     if (auto rej = check_path(e.path, read_policy()))

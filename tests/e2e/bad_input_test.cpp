@@ -191,12 +191,12 @@ TEST_CASE("bad input: a 100 MB file is refused by the size cap, unread", "[bad-i
 
 }
 
-TEST_CASE("bad input: a committed 100 MB blob is refused by its size, not inflated first", "[bad-input][!mayfail]") {
-  // BUG (view_open.cpp GitContentSource::read, compile.cpp run_job): a blob
-  // from the object database is inflated whole, and copied, before its size
-  // is compared with the cap: 100 MiB of zeros (100 KiB compressed) costs
-  // 217 MB of memory, and a pushed gigabyte of zeros takes a CI gate or a
-  // pre-receive hook down. git_odb_read_header gives the size first.
+TEST_CASE("bad input: a committed 100 MB blob is refused by its size, not inflated first", "[bad-input]") {
+  // Regression: a blob from the object database was inflated whole, and
+  // copied, before its size was compared with the cap: 100 MiB of zeros
+  // (100 KiB compressed) cost 217 MB of memory, and a pushed gigabyte of
+  // zeros would take a CI gate or a pre-receive hook down. The size now
+  // comes from the object header (git_odb_read_header) first.
   TempRepo repo;
   seed(repo);
   repo.write("agents/AGhuge.json", "");
