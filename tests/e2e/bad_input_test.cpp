@@ -612,10 +612,11 @@ TEST_CASE("bad input: a working-tree path as deep as one system call can name is
   CHECK(elide(g.out) == "<DEEP>\n");
 }
 
-TEST_CASE("bad input: a working-tree file deeper than PATH_MAX is reported, not skipped", "[bad-input][!mayfail]") {
-  // libgit2's working-tree walk drops a file whose absolute path reaches
-  // PATH_MAX without a word: ws-build then says "compiled clean" over a file
-  // it never saw (git itself refuses it loudly: "unable to stat").
+TEST_CASE("bad input: a working-tree file deeper than PATH_MAX is reported, not skipped", "[bad-input]") {
+  // Regression: libgit2's working-tree walk drops a file whose absolute path
+  // reaches PATH_MAX without a word, so ws-build said "compiled clean" over
+  // a file it never saw (git itself refuses it loudly: "unable to stat").
+  // The working-tree view now walks directory by directory (worktree_walk).
   TempRepo repo;
   seed(repo);
   std::string rel = "deep/";
