@@ -1,19 +1,32 @@
 #include "git_util.h"
 
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <mutex>
 
 namespace ws::git {
 
 std::string last_error() {
   const git_error* e = git_error_last();
-  std::string msg = e && e->message ? e->message : "unknown libgit2 error";
+  if (!e || !e->message) {
+    // Some of libgit2's failed writes (a full disk) set no error of their
+    // own; the system's reason is then the one to give, as git does.
+    int err = errno;
+    return err ? std::strerror(err) : "unknown libgit2 error";
+  }
+  std::string msg = e->message;
   while (!msg.empty() && (msg.back() == '.' || msg.back() == '\n')) msg.pop_back();
   if (!msg.empty()) msg[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(msg[0])));
   return msg;
 }
 
 Error error(Errc code, const std::string& what) { return make_error(code, what + ": " + last_error()); }
+
+void clear_error() {
+  git_error_clear();
+  errno = 0;
+}
 
 // By hand: git_oid_tostr costs over a thousand instructions an id, and a
 // view formats one per entry (12 % of a view at 20,000 definitions).

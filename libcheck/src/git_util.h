@@ -32,8 +32,12 @@ using Config = std::unique_ptr<git_config, Deleter<git_config, git_config_free>>
 // libgit2's last error message, lower-cased first letter, no trailing full stop.
 std::string last_error();
 
-// An Error carrying libgit2's message after `what` ("cannot read tree: ...").
+// An Error carrying libgit2's message after `what` ("cannot read tree: ..."),
+// or the system's (errno) when libgit2 set none.
 Error error(Errc code, const std::string& what);
+// Forgets the last libgit2 error and errno, before a call whose failure
+// must not be reported with an older reason.
+void clear_error();
 
 std::string to_hex(const git_oid& oid);
 // Parses 40 hex digits; false on anything else.

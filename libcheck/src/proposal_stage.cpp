@@ -62,6 +62,7 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
     const ViewEntry& e = *changes[i];
     if (e.status != ChangeStatus::deleted) {
       git_oid id;
+      git::clear_error();
       if (git_blob_create_from_buffer(&id, repo, contents[i].data(), contents[i].size()) < 0)
         return git::error(Errc::environment, "cannot write blob for '" + e.path + "'");
       paths.push_back(e.path);
@@ -96,6 +97,7 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
     start.reset(raw);
   }
   git_oid tree_id;
+  git::clear_error();
   if (git_tree_create_updated(&tree_id, repo, start.get(), updates.size(), updates.data()) < 0)
     return git::error(Errc::environment, "cannot write the proposal tree");
   git_tree* traw = nullptr;
@@ -120,6 +122,7 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
     parents.push_back(parent.get());
   }
   git_oid commit_id;
+  git::clear_error();
   if (git_commit_create(&commit_id, repo, nullptr, author->get(), committer->get(), nullptr, full_message.c_str(),
                         tree.get(), parents.size(), parents.data()) < 0)
     return git::error(Errc::environment, "cannot write the proposal commit");

@@ -554,11 +554,11 @@ TEST_CASE("fault: a full disk fails cleanly at every fill level, and recovers", 
   CHECK(fsck_clean(repo));
 }
 
-TEST_CASE("fault: a full disk is named as the cause", "[fault][full-disk][!mayfail]") {
-  // BUG: ws-commit reports a stale libgit2 error ("the global/xdg file
-  // 'ignore' doesn't exist") instead of ENOSPC when its blob cannot be
-  // written: git::error() reads git_error_last(), which the failed write left
-  // untouched. Clear the error before the call, or fall back to errno.
+TEST_CASE("fault: a full disk is named as the cause", "[fault][full-disk]") {
+  // Regression: ws-commit reported a stale libgit2 error ("the global/xdg
+  // file 'ignore' doesn't exist") instead of ENOSPC, because the failed blob
+  // write set no error of its own. The error is cleared before each write,
+  // and errno gives the reason where libgit2 gives none.
   SmallDisk disk;
   if (!disk.open()) return;
   TempRepo& repo = *disk.repo;
