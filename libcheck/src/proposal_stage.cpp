@@ -1,6 +1,8 @@
 // ws-commit: the view's changes, exact bytes, as one proposal commit.
 #include "libcheck/proposal.h"
 
+#include <sys/stat.h>
+
 #include "libcheck/repository.h"
 #include "libcheck/workspace_root.h"
 #include "proposal_internal.h"
@@ -129,8 +131,20 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
   out.id = git::to_hex(commit_id);
 
   // Archive the session's previous proposal before replacing it, so that at
-  // every instant it is either current or superseded, never lost.
+  // every instant it is either current or superseded, never lost. A lock
+  // left on the session's ref (by a killed ws-commit) stops us first, so the
+  // current proposal is not archived while it stays current.
   std::string current_ref = kCurrentPrefix + ws.session;
+  auto locked = [&] {
+    return make_error(Errc::refused, "session '" + ws.session + "' is locked by another process ('" + current_ref +
+                                         ".lock'); if no ws-commit is running, remove the lock file and retry");
+  };
+  {
+    std::string dir = ws.repo->common_dir();
+    if (!dir.empty() && dir.back() != '/') dir += '/';
+    struct stat st;
+    if (::lstat((dir + current_ref + ".lock").c_str(), &st) == 0) return locked();
+  }
   std::string previous = ref_target(repo, current_ref);
   if (!previous.empty() && previous != out.id) {
     git_oid prev_oid;
@@ -155,6 +169,7 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
   if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS)
     return make_error(Errc::refused, "session '" + ws.session +
                                          "' staged another proposal at the same time; run ws-commit again");
+  if (rc == GIT_ELOCKED) return locked();
   if (rc < 0) return git::error(Errc::environment, "cannot update " + current_ref);
   git_reference_free(raw);
 

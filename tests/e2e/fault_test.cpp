@@ -289,11 +289,11 @@ TEST_CASE("fault: a lock left by a killed git is named, and nothing is written p
 }
 
 TEST_CASE("fault: a stale proposal-ref lock stops ws-commit with a clear message, nothing replaced",
-          "[fault][lock][!mayfail]") {
-  // Today: exit 2 with "cannot update refs/ws/proposals/default: failed to
-  // lock file '/abs/path/.lock' for writing: " (libgit2's text, an empty
-  // reason), after the previous proposal was already archived as superseded.
-  // Expected: what ws-apply says for a locked branch, exit 1.
+          "[fault][lock]") {
+  // Regression: ws-commit exited 2 with libgit2's "failed to lock file
+  // '/abs/path/.lock' for writing: " (an empty reason), after it had
+  // already archived the previous proposal as superseded. Now it says what
+  // ws-apply says for a locked branch, exit 1, before archiving anything.
   TempRepo repo;
   seed(repo);
   repo.write("agents/AGalpha.json", agent(1));
@@ -310,11 +310,12 @@ TEST_CASE("fault: a stale proposal-ref lock stops ws-commit with a clear message
 }
 
 TEST_CASE("fault: a locked index after the branch moved is reported as applied, with the remedy",
-          "[fault][lock][!mayfail]") {
-  // Today: the branch moves, refs/ws/applied/<id> is written, then the index
-  // write fails and ws-apply exits 2 with "cannot write the index: the index
-  // is locked", as if nothing had happened. The index still holds the old
-  // bytes, so a following `git commit` would quietly revert the proposal.
+          "[fault][lock]") {
+  // Regression: the branch moved, refs/ws/applied/<id> was written, then the
+  // index write failed and ws-apply exited 2 with "cannot write the index:
+  // the index is locked", as if nothing had happened, while the index still
+  // held the old bytes (a following `git commit` would quietly revert the
+  // proposal). Now it reports the proposal applied and warns with the remedy.
   TempRepo repo;
   seed(repo);
   repo.write("agents/AGalpha.json", agent(1));
