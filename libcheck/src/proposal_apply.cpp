@@ -250,9 +250,11 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   out.rebased = rebased;
 
   // 7. The index follows, when the branch is the one checked out here.
+  // The branch has moved by now: a failure here is reported with the
+  // result, never as if nothing had happened.
   if (!repo.is_bare() && repo.head_branch() == branch) {
-    if (auto st = update_index(r, *changes); !st) return st.error();
-    out.index_updated = true;
+    if (auto st = update_index(r, *changes); !st) out.index_error = st.error().message;
+    else out.index_updated = true;
   }
   return out;
 }

@@ -164,10 +164,17 @@ int main(int argc, char** argv) {
   if (o.common.json) {
     fmt::print("{}\n", nlohmann::json{{"type", "applied"}, {"commit", applied->commit}, {"branch", applied->branch},
                                       {"base", applied->base}, {"rebased", applied->rebased},
-                                      {"index_updated", applied->index_updated}}.dump());
-    return wscli::kExitOk;
+                                      {"index_updated", applied->index_updated},
+                                      {"index_error", applied->index_error}}.dump());
+  } else {
+    std::string branch = applied->branch.rfind("refs/heads/", 0) == 0 ? applied->branch.substr(11) : applied->branch;
+    fmt::print("applied {} to '{}' as {}{}\n", o.id, branch, applied->commit, applied->rebased ? " (rebased)" : "");
   }
-  std::string branch = applied->branch.rfind("refs/heads/", 0) == 0 ? applied->branch.substr(11) : applied->branch;
-  fmt::print("applied {} to '{}' as {}{}\n", o.id, branch, applied->commit, applied->rebased ? " (rebased)" : "");
+  if (!applied->index_error.empty())
+    fmt::print(stderr,
+               "{}: warning: the index did not follow the branch ({}); it still holds the old bytes of the "
+               "applied paths: once no git is running, run 'git reset -q -- PATH...' on them (listed by "
+               "'ws-apply --show {} --stat')\n",
+               kTool, applied->index_error, o.id);
   return wscli::kExitOk;
 }

@@ -90,6 +90,10 @@ struct ApplyResult {
   std::string base;     // what the branch moved from
   bool rebased = false;
   bool index_updated = false;
+  // Set when the branch moved but the index of its checkout could not follow
+  // (a lock left by a killed git): the proposal is applied all the same, and
+  // this says why the index still holds the old bytes of its paths.
+  std::string index_error;
 };
 
 // Runs the checks of DESIGN.md §6 in order, each refusal its own message
