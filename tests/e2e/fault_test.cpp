@@ -154,7 +154,7 @@ TEST_CASE("fault: SIGKILL at random points of ws-commit leaves the proposal old 
   std::uniform_int_distribution<int> delay(0, span + span / 4);
   std::vector<std::string> locks;
   int landed = 0;
-  const int rounds = 120;
+  const int rounds = 200;  // issue 8: at least 200 kills
   for (int i = 1; i <= rounds; ++i) {
     auto before = refs(repo);
     const std::string prev = get(before, "refs/ws/proposals/default");
@@ -201,7 +201,7 @@ TEST_CASE("fault: SIGKILL at random points of ws-apply leaves branch and index o
   std::uniform_int_distribution<int> delay(0, span + span / 4);
   std::vector<std::string> locks;
   int landed = 0;
-  const int rounds = 100;
+  const int rounds = 200;  // issue 8: at least 200 kills
   for (int i = 1; i <= rounds; ++i) {
     repo.write("agents/AGalpha.json", agent(i));
     std::string id = stage(repo, "Round " + std::to_string(i));
