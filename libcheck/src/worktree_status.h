@@ -18,6 +18,7 @@
 // submodules.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,9 +39,12 @@ struct WorktreeStatus {
 // `root_path`), sorted by path, statuses set, renames not yet paired; with
 // `changes_only`, only the changed ones and the base's unchanged .ws/
 // entries. `content` hashes untracked files through the confined reader,
-// as the libgit2 path does.
+// as the libgit2 path does. With `prestat_min` tracked files or more, their
+// stat is taken on all cores before the walk (git's preloaded index); fewer
+// are stated during the walk, where threads would cost more than they save.
+inline constexpr std::size_t kPrestatMin = 2048;
 Result<WorktreeStatus> worktree_status(const Repository& repo, const std::string& root_path,
                                        const std::string& base_commit, const ContentSource& content,
-                                       bool changes_only);
+                                       bool changes_only, std::size_t prestat_min = kPrestatMin);
 
 }  // namespace ws::detail

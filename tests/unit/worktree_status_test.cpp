@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <cstdint>
 #include <map>
 #include <sstream>
 
@@ -81,7 +82,30 @@ std::string why_not(const wstest::TempRepo& repo) {
   return st->applicable ? "" : st->why_not;
 }
 
+// The fast path with every tracked file stated up front on all cores, and
+// with none: the same entries.
+void same_with_and_without_prestat(const wstest::TempRepo& repo, const std::string& base) {
+  auto r = ws::Repository::open(repo.path());
+  REQUIRE(r.ok());
+  auto view = ws::open_view(*r, nullptr, [] { ws::ViewSpec s; s.source = ws::ViewSource::staged; return s; }());
+  REQUIRE(view.ok());
+  auto commit = r->resolve_commit(base.empty() ? "HEAD" : base);
+  REQUIRE(commit.ok());
+  for (bool changes_only : {false, true}) {
+    auto pre = ws::detail::worktree_status(*r, repo.path(), *commit, view->content(), changes_only, 0);
+    auto walk = ws::detail::worktree_status(*r, repo.path(), *commit, view->content(), changes_only, SIZE_MAX);
+    REQUIRE(pre.ok());
+    REQUIRE(walk.ok());
+    CHECK(pre->applicable == walk->applicable);
+    std::vector<std::string> a, b;
+    for (const auto& e : pre->entries) a.push_back(describe(e));
+    for (const auto& e : walk->entries) b.push_back(describe(e));
+    CHECK(a == b);
+  }
+}
+
 void same_views(const wstest::TempRepo& repo, const std::string& base = "") {
+  same_with_and_without_prestat(repo, base);
   for (bool changes_only : {false, true}) {
     ws::ViewSpec spec;
     spec.base = base;
