@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <thread>
 
 #include "git_util.h"
 #include "index_file.h"
@@ -144,12 +146,32 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
       b.blob_id = b.base_blob_id = hex(e.id);
       base.push_back(std::move(b));
     }
-  } else {
-    auto walked = repository.commit_entries(base_commit);
-    if (!walked) return walked.error();
-    base = std::move(walked).value();
-    for (const auto& b : base)
-      if (b.mode == GIT_FILEMODE_COMMIT) return not_applicable("submodules");
+  }
+  // Else the base tree is walked beside the working tree, on a repository
+  // handle of its own (libgit2 objects are not shared between threads); the
+  // two meet in the merge below. Joined on every way out of this function.
+  std::optional<Error> base_error;
+  struct Joiner {
+    std::thread thread;
+    ~Joiner() {
+      if (thread.joinable()) thread.join();
+    }
+  } base_walker;
+  if (base.empty() && !(index.root_tree() && std::memcmp(index.root_tree(), base_tree->id, 20) == 0)) {
+    base_walker.thread = std::thread([&base, &base_error, &repository, &base_commit] {
+      try {
+        auto own = Repository::open(repository.git_dir());
+        if (!own) {
+          base_error = own.error();
+          return;
+        }
+        auto walked = own->commit_entries(base_commit);
+        if (!walked) base_error = walked.error();
+        else base = std::move(walked).value();
+      } catch (const std::exception& e) {
+        base_error = make_error(Errc::environment, std::string("cannot walk the base tree: ") + e.what());
+      }
+    });
   }
 
   // git's preloaded index: the stat of every tracked path, taken on all
@@ -287,8 +309,12 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
     work.push_back(std::move(w));
     return false;
   });
+  if (base_walker.thread.joinable()) base_walker.thread.join();
   if (!walked) return walked.error();
   if (!stop.empty()) return not_applicable(stop);
+  if (base_error) return *base_error;
+  for (const auto& b : base)
+    if (b.mode == GIT_FILEMODE_COMMIT) return not_applicable("submodules");
 
   // Base against working tree, both in path order.
   std::vector<ViewEntry>& entries = out.entries;
