@@ -137,7 +137,8 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
   git::Commit commit(craw);
   const git_oid* base_tree = git_commit_tree_id(commit.get());
   std::vector<ViewEntry> base;
-  if (index.root_tree() && std::memcmp(index.root_tree(), base_tree->id, 20) == 0) {
+  const bool base_is_index = index.root_tree() && std::memcmp(index.root_tree(), base_tree->id, 20) == 0;
+  if (base_is_index) {
     base.reserve(index.entries().size());
     for (const auto& e : index.entries()) {
       ViewEntry b;
@@ -157,7 +158,7 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
       if (thread.joinable()) thread.join();
     }
   } base_walker;
-  if (base.empty() && !(index.root_tree() && std::memcmp(index.root_tree(), base_tree->id, 20) == 0)) {
+  if (!base_is_index) {
     base_walker.thread = std::thread([&base, &base_error, &repository, &base_commit] {
       try {
         auto own = Repository::open(repository.git_dir());
