@@ -40,6 +40,8 @@ Error error(Errc code, const std::string& what);
 void clear_error();
 
 std::string to_hex(const git_oid& oid);
+// The same for the 20 raw bytes of an id (as an index file holds them).
+std::string to_hex(const unsigned char* raw);
 // Parses 40 hex digits; false on anything else.
 bool from_hex(const std::string& hex, git_oid& out);
 

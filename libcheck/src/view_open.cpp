@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstring>
 #include <optional>
 #include <unordered_map>
 
@@ -19,9 +18,9 @@
 
 namespace ws {
 
-namespace {
+using detail::is_secret_path;
 
-bool is_secret_path(std::string_view p) { return p.substr(0, 9) == ".secrets/"; }
+namespace {
 
 // Bytes from the object database, and (for working-tree entries) from the
 // confined root. The odb is opened once; libgit2's odb is safe to read from
@@ -153,9 +152,7 @@ Result<std::vector<ViewEntry>> list_worktree_files(const Repository& repository,
       const detail::IndexEntry* ie = fast.find(path);
       if (!ie) return std::string();
       if (ie->mode == GIT_FILEMODE_COMMIT) return std::nullopt;
-      git_oid oid;
-      std::memcpy(oid.id, ie->id, sizeof ie->id);
-      return git::to_hex(oid);
+      return git::to_hex(ie->id);
     }
     const git_index_entry* ie = git_index_get_bypath(index.get(), path.c_str(), 0);
     if (!ie) return std::string();

@@ -12,6 +12,7 @@
 
 #include "git_util.h"
 #include "index_file.h"
+#include "view_internal.h"
 #include "parallel.h"
 #include "worktree_walk.h"
 
@@ -19,17 +20,9 @@ namespace ws::detail {
 
 namespace {
 
-bool is_secret_path(std::string_view p) { return p.substr(0, 9) == ".secrets/"; }
-
 bool file_exists(const std::string& path) {
   struct stat st;
   return !path.empty() && ::stat(path.c_str(), &st) == 0;
-}
-
-std::string hex(const unsigned char* id) {
-  git_oid oid;
-  std::memcpy(oid.id, id, 20);
-  return git::to_hex(oid);
 }
 
 // Why libgit2 would answer differently from a plain comparison of bytes:
@@ -144,7 +137,7 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
       ViewEntry b;
       b.path = index.path(e);
       b.mode = e.mode;
-      b.blob_id = b.base_blob_id = hex(e.id);
+      b.blob_id = b.base_blob_id = git::to_hex(e.id);
       base.push_back(std::move(b));
     }
   }
@@ -202,6 +195,22 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
     }
   }
 
+  // An untracked or changed file's id as the libgit2 path gives it: its
+  // bytes read through the confined reader (size cap, link and hard-link
+  // rules), except links and secrets, which are never read.
+  auto hash_through_reader = [&content](Work& w, ChangeStatus status) {
+    if (w.mode == kModeLink || is_secret_path(w.path)) return;
+    ViewEntry probe;
+    probe.path = w.path;
+    probe.status = status;
+    probe.mode = w.mode;
+    probe.from_worktree = true;
+    if (auto bytes = content.read(probe)) {
+      w.id = Repository::hash_blob(*bytes);
+      w.size = bytes->size();
+    }
+  };
+
   // The working tree, in path order.
   std::vector<Work> work;
   std::string stop;  // why the walk found this path not applicable after all
@@ -247,19 +256,7 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
     if (!ie) {
       int ignored = 0;
       if (git_ignore_path_is_ignored(&ignored, repo, rel.c_str()) == 0 && ignored) return false;
-      if (w.mode != kModeLink && !is_secret_path(rel)) {
-        // Hashed through the confined reader, as the libgit2 path does.
-        ViewEntry probe;
-        probe.path = rel;
-        probe.status = ChangeStatus::added;
-        probe.mode = w.mode;
-        probe.from_worktree = true;
-        auto bytes = content.read(probe);
-        if (bytes) {
-          w.id = Repository::hash_blob(*bytes);
-          w.size = bytes->size();
-        }
-      }
+      hash_through_reader(w, ChangeStatus::added);
       work.push_back(std::move(w));
       return false;
     }
@@ -268,7 +265,7 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
     // settled by hashing the file.
     const bool same_shape = ie->mode == w.mode && ie->size == static_cast<std::uint32_t>(st.st_size);
     if (same_shape && stat_matches(*ie, st) && !is_racy(*ie, index_st.st_mtim)) {
-      w.id = hex(ie->id);
+      w.id = git::to_hex(ie->id);
       work.push_back(std::move(w));
       return false;
     }
@@ -288,25 +285,14 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
         std::string abs = root_path + "/" + rel;
         if (git_odb_hashfile(&oid, abs.c_str(), GIT_OBJECT_BLOB) == 0) id = git::to_hex(oid);
       }
-      if (ie->mode == w.mode && !id.empty() && id == hex(ie->id)) {
+      if (ie->mode == w.mode && !id.empty() && id == git::to_hex(ie->id)) {
         w.id = std::move(id);
         work.push_back(std::move(w));
         return false;
       }
     }
-    // Changed: its id as the libgit2 path gives it — read through the
-    // confined reader, except links and secrets, which are never read.
-    if (w.mode != kModeLink && !is_secret_path(rel)) {
-      ViewEntry probe;
-      probe.path = rel;
-      probe.status = ChangeStatus::modified;
-      probe.mode = w.mode;
-      probe.from_worktree = true;
-      if (auto bytes = content.read(probe)) {
-        w.id = Repository::hash_blob(*bytes);
-        w.size = bytes->size();
-      }
-    }
+    // Changed: its id as the libgit2 path gives it.
+    hash_through_reader(w, ChangeStatus::modified);
     work.push_back(std::move(w));
     return false;
   });

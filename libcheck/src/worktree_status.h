@@ -6,9 +6,10 @@
 // HEAD against it by walking every tree, and stats the working tree on one
 // thread: 86 % of `ws-ls --changed` and over a third of a warm ws-build
 // (bench/DIAGNOSES.md, C2 and C4). Here the index is read by our own reader
-// (index_file.h); when its cache tree says it equals HEAD's tree, HEAD is not
-// walked at all; and one depth-first walk stats each tracked file beside
-// its directory's open descriptor and lists the untracked ones.
+// (index_file.h); when its cache tree says it equals the base's tree, the
+// base is not walked at all (else it is walked on a second thread); tracked
+// files are stated on all cores first in a large tree; and one depth-first
+// walk compares them with the index and lists the untracked ones.
 //
 // It answers only where it gives exactly libgit2's answer, and says
 // `not_applicable` otherwise, for the caller to ask libgit2: content
