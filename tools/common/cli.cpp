@@ -1,11 +1,13 @@
 #include "common/cli.h"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <fmt/core.h>
 
 #include "libcheck/kinds.h"
@@ -203,8 +205,26 @@ std::string option_table(CLI::App& app) {
   return out;
 }
 
+namespace {
+
+// A tool is one short pass over up to 100,000 definitions: what it frees it
+// soon allocates again, and the kernel takes the whole heap back at exit.
+// glibc's defaults suit long-lived programs instead: blocks from 128 KiB up
+// get maps of their own, unmapped when freed, and the heap's free top is
+// returned to the kernel, so each growth of a large vector faults in and
+// zeroes fresh pages. Keeping such blocks in the heap (up to glibc's 32 MiB
+// limit for the threshold) and never trimming it took a third of the page
+// faults off a warm ws-build at 100,000 definitions (44,400 -> 30,800).
+void tune_allocator() {
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
+}
+
+}  // namespace
+
 std::optional<int> parse(CLI::App& app, int argc, char** argv, const CommonOptions& o,
                          const char* tool) {
+  tune_allocator();
   if (!app.get_option_no_throw("--help-options"))
     app.add_flag_callback("--help-options", [] { throw OptionTableRequested{}; },
                           "print the option table for completion scripts, then exit")
