@@ -64,11 +64,14 @@ void detect_renames(std::vector<ViewEntry>& entries) {
     drop[it->second] = true;
     deleted.erase(it);
   }
-  std::vector<ViewEntry> kept;
-  kept.reserve(entries.size());
-  for (std::size_t i = 0; i < entries.size(); ++i)
-    if (!drop[i]) kept.push_back(std::move(entries[i]));
-  entries = std::move(kept);
+  // In place: a copy of 100,000 entries to drop a few was 2 % of a warm build.
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (drop[i]) continue;
+    if (out != i) entries[out] = std::move(entries[i]);
+    ++out;
+  }
+  entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(out), entries.end());
 }
 
 }  // namespace ws
