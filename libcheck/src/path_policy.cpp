@@ -83,16 +83,22 @@ size_t hfs_ignorable_length(std::string_view s) {
 }
 
 bool is_hfs_git_dir(std::string_view c) {
-  std::string folded;
+  // The folded name starts with the first byte that does not begin an
+  // ignorable code point, so a component starting with any byte other than
+  // '.' or such a lead byte folds to something else: every plain name of a
+  // workspace is settled here, at one comparison.
+  if (c.empty() || (c[0] != '.' && hfs_ignorable_length(c) == 0)) return false;
+  char folded[4];
+  size_t n_folded = 0;
   for (size_t i = 0; i < c.size();) {
     if (size_t n = hfs_ignorable_length(c.substr(i))) {
       i += n;
       continue;
     }
-    folded += c[i++];
-    if (folded.size() > 4) return false;
+    if (n_folded == 4) return false;
+    folded[n_folded++] = c[i++];
   }
-  return iequals(folded, ".git");
+  return iequals(std::string_view(folded, n_folded), ".git");
 }
 
 bool has_unc_prefix(std::string_view p) { return p.size() >= 2 && is_sep(p[0]) && is_sep(p[1]); }
