@@ -7,8 +7,7 @@
 //   "WSDEFCAC" · u32 format version · str tool version · str kind pack digest
 //   · u32 entry count · entries · u64 checksum
 // where each entry is str key ("<blob id>\0<kind>") · str record, and the
-// checksum is FNV-1a over 64-bit little-endian words (then the tail bytes)
-// of everything before it. Loading maps the whole file; records
+// checksum is XXH3's 64-bit hash of everything before it. Loading maps the whole file; records
 // stay in that buffer and are decoded in place. A file with another magic,
 // format, version or digest, a bad checksum or a short read is ignored (and
 // replaced at the next save) — never trusted, never a crash. Saving writes a
@@ -26,6 +25,10 @@
 #include <utility>
 #include <vector>
 
+// Header-only, as xxhash.h supports: nothing to link.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "compile_record.h"
 #include "libcheck/result.h"
 
@@ -33,7 +36,7 @@ namespace ws {
 
 class DefinitionCache {
  public:
-  static constexpr std::uint32_t kFormatVersion = 2;  // raised with any change of file or record layout
+  static constexpr std::uint32_t kFormatVersion = 3;  // raised with any change of file or record layout
 
   DefinitionCache(std::string tool_version, std::string kind_digest);
 
@@ -68,20 +71,21 @@ class DefinitionCache {
   // Entries are written in the order this build first used them.
   Status save(const std::string& file, std::size_t max_entries);
 
-  // FNV-1a over 64-bit little-endian words, then the remaining bytes: a
-  // guard against truncation and damage, not against an adversary (the file
-  // lives in the repository's own git directory).
+  // XXH3 (64 bits) of the bytes: a guard against truncation and damage, not
+  // against an adversary (the file lives in the repository's own git
+  // directory). XXH3 rather than a word-wise FNV: the check reads the whole
+  // file at every build, and FNV's chain of multiplications took 7 ms of a
+  // warm build at 100,000 definitions.
   static std::uint64_t checksum(std::string_view bytes);
   // The same, fed in pieces.
   class Checksum {
    public:
+    Checksum();
     void update(std::string_view bytes);
     std::uint64_t value() const;
 
    private:
-    std::uint64_t hash_ = 0xcbf29ce484222325ULL;
-    std::uint64_t word_ = 0;
-    int pending_ = 0;  // bytes of `word_` filled
+    XXH3_state_t state_;
   };
 
   // The loaded file, mapped read-only. A map, not a copy: at 100,000
