@@ -95,6 +95,24 @@ std::uint64_t DefinitionCache::Checksum::value() const { return XXH3_64bits_dige
 
 std::uint64_t DefinitionCache::checksum(std::string_view bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }
 
+std::string DefinitionCache::validated_kind_digest(const std::string& file, std::string_view tool_version) {
+  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return {};
+  char header[512];
+  std::size_t got = 0;
+  while (got < sizeof header) {
+    ssize_t n = ::read(fd, header + got, sizeof header - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  compile_detail::Cursor c(std::string_view(header, got));
+  if (c.bytes(kMagic.size()) != kMagic || c.u32() != kFormatVersion || get_str(c) != tool_version) return {};
+  std::string_view digest = get_str(c);
+  return c.ok() ? std::string(digest) : std::string();
+}
+
 DefinitionCache::LoadResult DefinitionCache::load(const std::string& file) {
   entries_.clear();
   uses_ = 0;

@@ -48,6 +48,13 @@ class DefinitionCache {
   // Replaces the contents with those of `file`.
   LoadResult load(const std::string& file);
 
+  // The kind pack digest in the header of `file` when the file is a cache
+  // of this format written by `tool_version`, else empty. Such a file is
+  // only written after a build whose kind pack loaded, schemas and all, so
+  // the digest names a pack that version has validated (see
+  // KindPack::from_texts). Reads the header only.
+  static std::string validated_kind_digest(const std::string& file, std::string_view tool_version);
+
   // The record for (blob, kind), and marks it used by this build. Not
   // thread-safe: the compile looks up and inserts from one thread.
   std::optional<std::string_view> find(std::string_view blob, std::string_view kind);

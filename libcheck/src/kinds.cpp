@@ -110,7 +110,8 @@ bool is_reference_pointer(const nlohmann::json& v) {
          detail::is_valid_pointer(v.get_ref<const std::string&>());
 }
 
-Result<Kind> parse_manifest(const std::string& source, std::string_view text) {
+// `check_schema` false: the pack was validated before (see from_texts).
+Result<Kind> parse_manifest(const std::string& source, std::string_view text, bool check_schema) {
   nlohmann::json m;
   try {
     m = nlohmann::json::parse(text);
@@ -228,7 +229,8 @@ Result<Kind> parse_manifest(const std::string& source, std::string_view text) {
 
   if (m.contains("schema")) {
     kind.schema = m["schema"];
-    if (auto problem = detail::schema_problem(kind.schema)) return invalid(source, "invalid schema: " + *problem);
+    if (check_schema)
+      if (auto problem = detail::schema_problem(kind.schema)) return invalid(source, "invalid schema: " + *problem);
   }
   return kind;
 }
@@ -265,10 +267,10 @@ Status check_pack(const std::vector<Kind>& kinds) {
 
 using Texts = std::map<std::string, std::string>;
 
-Result<std::vector<Kind>> parse_all(const Texts& texts, const std::string& prefix) {
+Result<std::vector<Kind>> parse_all(const Texts& texts, const std::string& prefix, bool check_schemas) {
   std::vector<Kind> out;
   for (const auto& [name, text] : texts) {
-    auto kind = parse_manifest(prefix + name, text);
+    auto kind = parse_manifest(prefix + name, text, check_schemas);
     if (!kind) return kind.error();
     out.push_back(std::move(*kind));
   }
@@ -318,15 +320,16 @@ Result<Texts> read_manifests(const std::string& dir, bool required) {
 // The defaults, each overlay kind replacing the default of its name or
 // joining the pack, sorted by name; `*_prefix` makes sources readable paths.
 Result<std::vector<Kind>> assemble(const Texts& defaults, const Texts& overlay,
-                                   const std::string& default_prefix, const std::string& overlay_prefix) {
-  auto kinds = parse_all(defaults, default_prefix);
+                                   const std::string& default_prefix, const std::string& overlay_prefix,
+                                   bool check_schemas = true) {
+  auto kinds = parse_all(defaults, default_prefix, check_schemas);
   if (!kinds) return kinds.error();
   for (std::size_t i = 0; i < kinds->size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if ((*kinds)[i].name == (*kinds)[j].name)
         return invalid((*kinds)[i].source, fmt::format("kind '{}' is also defined by '{}'", (*kinds)[i].name,
                                                         (*kinds)[j].source));
-  auto extra = parse_all(overlay, overlay_prefix);
+  auto extra = parse_all(overlay, overlay_prefix, check_schemas);
   if (!extra) return extra.error();
   std::set<std::string> overlaid;
   for (Kind& kind : *extra) {
@@ -346,12 +349,14 @@ Result<std::vector<Kind>> assemble(const Texts& defaults, const Texts& overlay,
 }  // namespace
 
 Result<KindPack> KindPack::from_texts(const std::map<std::string, std::string>& defaults,
-                                      const std::map<std::string, std::string>& overlay) {
-  auto kinds = assemble(defaults, overlay, "", "");
+                                      const std::map<std::string, std::string>& overlay,
+                                      std::string_view validated_digest) {
+  std::string digest = digest_of(defaults, overlay);
+  auto kinds = assemble(defaults, overlay, "", "", validated_digest.empty() || digest != validated_digest);
   if (!kinds) return kinds.error();
   KindPack pack;
   pack.kinds_ = std::move(*kinds);
-  pack.digest_ = digest_of(defaults, overlay);
+  pack.digest_ = std::move(digest);
   return pack;
 }
 

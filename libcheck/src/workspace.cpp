@@ -6,6 +6,8 @@
 #include <map>
 #include <sstream>
 
+#include "definition_cache.h"
+#include "libcheck/compile.h"
 #include "libcheck/kinds.h"
 
 namespace ws {
@@ -124,7 +126,10 @@ Result<Workspace> open_workspace(const OpenOptions& options) {
     if (!text) return text.error();
     overlay[e.path] = std::move(text).value();
   }
-  auto pack = KindPack::from_texts(*defaults, overlay);
+  // A pack this version of the tool validated before (its definition cache
+  // names it) need not have its schemas compiled again just to be checked.
+  std::string validated = DefinitionCache::validated_kind_digest(definition_cache_file(*w.repo), tool_version());
+  auto pack = KindPack::from_texts(*defaults, overlay, validated);
   if (!pack) return pack.error();
   w.kinds = std::move(pack).value();
   return w;

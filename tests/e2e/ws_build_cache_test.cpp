@@ -7,6 +7,9 @@
 #include <thread>
 #include <vector>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "support/process.h"
 #include "support/temp_repo.h"
 
@@ -39,19 +42,9 @@ std::string stats(const wstest::RunResult& r) {
   return "(no stats in: " + r.err + ")";
 }
 
-// The cache's checksum (definition_cache.h): FNV-1a over 64-bit little-endian
-// words, then the tail bytes; restated here to forge a well-formed file.
-std::uint64_t cache_checksum(std::string_view bytes) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  std::size_t i = 0;
-  for (; i + 8 <= bytes.size(); i += 8) {
-    std::uint64_t w = 0;
-    for (int b = 0; b < 8; ++b) w |= std::uint64_t(static_cast<unsigned char>(bytes[i + b])) << (8 * b);
-    h = (h ^ w) * 0x100000001b3ULL;
-  }
-  for (; i < bytes.size(); ++i) h = (h ^ static_cast<unsigned char>(bytes[i])) * 0x100000001b3ULL;
-  return h;
-}
+// The cache's checksum (definition_cache.h): XXH3's 64-bit hash of
+// everything before it; restated here to forge a well-formed file.
+std::uint64_t cache_checksum(std::string_view bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }
 
 }  // namespace
 
@@ -112,6 +105,11 @@ TEST_CASE("ws-build cache: a cache written by another tool version is not used",
   seed(repo);
   REQUIRE(ws("ws-build", {}, repo.path()).status == 0);
   std::string file = repo.read(kCache);
+  // The checksum restated here is the tool's: else the forged file below
+  // would be refused for its checksum, not for its version.
+  std::uint64_t stored = 0;
+  for (int i = 0; i < 8; ++i) stored |= std::uint64_t(static_cast<unsigned char>(file[file.size() - 8 + i])) << (8 * i);
+  REQUIRE(cache_checksum(std::string_view(file).substr(0, file.size() - 8)) == stored);
   // "WSDEFCAC", u32 format, u32 length, then the version: forge a well-formed
   // file (right checksum) from version 0.0.9.
   REQUIRE(file.substr(16, 5) == "0.1.0");
@@ -172,4 +170,19 @@ TEST_CASE("ws-build cache: builds running at once leave a whole cache", "[ws-bui
     for (const auto& e : fs::directory_iterator(repo.abs(".git/ws/cache"))) names.push_back(e.path().filename());
     CHECK(names == std::vector<std::string>{"definitions"});
   }
+}
+
+TEST_CASE("ws-build cache: a kind with an invalid schema is refused after a warm build", "[ws-build][cache]") {
+  TempRepo repo;
+  seed(repo);
+  REQUIRE(ws("ws-build", {}, repo.path()).status == 0);
+  REQUIRE(repo.exists(kCache));
+  // The cache vouches for the pack it was built with, not for this one.
+  repo.write(".ws/kinds/widget.json",
+             R"({"kind": "widget", "files": "widgets/*.json", "format": "json", "schema": {"properties": {"a": {"pattern": "("}}}})");
+  auto r = ws("ws-build", {}, repo.path());
+  CHECK(r.status == 2);
+  CHECK(r.out == "");
+  CHECK_THAT(r.err, Catch::StartsWith("ws-build: kind manifest '.ws/kinds/widget.json': invalid schema"));
+  CHECK(lines(r.err).size() == 1);
 }

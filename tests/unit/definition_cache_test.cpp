@@ -275,3 +275,24 @@ TEST_CASE("definition cache: the checksum is the same fed whole or in pieces", "
   }
   CHECK(DefinitionCache::checksum("") != DefinitionCache::checksum(std::string(1, '\0')));
 }
+
+TEST_CASE("definition cache: the header names the kind pack its tool version validated", "[compile][cache]") {
+  wstest::TempDir dir;
+  std::string file = saved_cache(dir);  // written by "0.1.0" for "digest-a"
+  CHECK(DefinitionCache::validated_kind_digest(file, "0.1.0") == "digest-a");
+  CHECK(DefinitionCache::validated_kind_digest(file, "0.2.0") == "");
+  CHECK(DefinitionCache::validated_kind_digest(dir.path() + "/none", "0.1.0") == "");
+  // Anything that is not a cache of this format vouches for nothing.
+  std::ofstream(dir.path() + "/junk", std::ios::binary) << "WSDEFCAC\x02";
+  CHECK(DefinitionCache::validated_kind_digest(dir.path() + "/junk", "0.1.0") == "");
+  std::string bytes;
+  {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    bytes = s.str();
+  }
+  bytes[8] = static_cast<char>(DefinitionCache::kFormatVersion + 1);
+  std::ofstream(dir.path() + "/other-format", std::ios::binary) << bytes;
+  CHECK(DefinitionCache::validated_kind_digest(dir.path() + "/other-format", "0.1.0") == "");
+}

@@ -242,6 +242,29 @@ TEST_CASE("invalid manifests are refused with a message naming the manifest", "[
   CHECK_THAT(dup.error().message, Catch::Contains("also defined by"));
 }
 
+TEST_CASE("a validated digest skips compiling the schemas of that exact pack only", "[kinds]") {
+  auto defaults = default_texts();
+  const std::map<std::string, std::string> bad{
+      {"bad.json", R"({"kind": "x", "files": "x/*.json", "format": "json", "schema": {"properties": {"a": {"pattern": "("}}}})"}};
+  auto refused = ws::KindPack::from_texts(defaults, bad);
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(refused.error().message, Catch::Contains("invalid schema"));
+  // The digest of another pack (the defaults alone) vouches for nothing here.
+  auto plain = ws::KindPack::from_texts(defaults);
+  REQUIRE(plain.ok());
+  auto still_refused = ws::KindPack::from_texts(defaults, bad, plain->digest());
+  REQUIRE_FALSE(still_refused.ok());
+  CHECK_THAT(still_refused.error().message, Catch::Contains("invalid schema"));
+  // The pack's own digest: it loads as before, and every other rule still holds.
+  auto again = ws::KindPack::from_texts(defaults, {}, plain->digest());
+  REQUIRE(again.ok());
+  CHECK(again->digest() == plain->digest());
+  CHECK(again->kinds().size() == plain->kinds().size());
+  auto broken_json = ws::KindPack::from_texts(defaults, {{"b.json", "{"}}, plain->digest());
+  REQUIRE_FALSE(broken_json.ok());
+  CHECK_THAT(broken_json.error().message, Catch::Contains("not valid JSON"));
+}
+
 TEST_CASE("default_kinds_dir honours WS_KINDS_DIR and falls back to the source tree", "[kinds]") {
   ::setenv("WS_KINDS_DIR", "/somewhere/kinds", 1);
   CHECK(ws::default_kinds_dir() == "/somewhere/kinds");
