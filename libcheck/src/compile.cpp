@@ -122,7 +122,8 @@ void run_job(Job& job, const Item& item, const View& view, const KindPack& kinds
     // A working-tree file may have changed since the view was made: key it
     // by the bytes actually read.
     if (job.source == Job::Source::blob) job.cache_blob = blob;
-    else if (e.from_worktree || e.blob_id.empty()) job.cache_blob = arena.store(Repository::hash_blob(*bytes));
+    else if ((e.from_worktree || e.blob_id.empty()) && !view.content().reads_blob_id(e))
+      job.cache_blob = arena.store(Repository::hash_blob(*bytes));
     else job.cache_blob = e.blob_id;
     // An edit built before (the second build of one changeset, the build
     // inside ws-commit after ws-build) is parsed once, like the base.

@@ -267,7 +267,8 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
       std::vector<ViewEntry> entries = std::move(status->entries);
       mark_unchanged_from_worktree(entries);
       detect_renames(entries);
-      return View(std::move(entries), std::move(content), base_commit);
+      auto snapshot = std::make_shared<detail::SnapshotContentSource>(std::move(content), std::move(status->kept));
+      return View(std::move(entries), std::move(snapshot), base_commit);
     }
   }
 

@@ -127,6 +127,7 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
     out.applicable = false;
     out.why_not = std::move(why);
     out.entries.clear();
+    out.kept.clear();
     return std::move(out);
   };
   if (base_commit.empty()) return not_applicable("no base commit");
@@ -220,7 +221,8 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
   // An untracked or changed file's id as the libgit2 path gives it: its
   // bytes read through the confined reader (size cap, link and hard-link
   // rules), except links and secrets, which are never read.
-  auto hash_through_reader = [&content](Work& w, ChangeStatus status) {
+  std::size_t kept_bytes = 0;
+  auto hash_through_reader = [&content, &out, &kept_bytes](Work& w, ChangeStatus status) {
     if (w.mode == kModeLink || is_secret_path(std::string(w.path))) return;
     ViewEntry probe;
     probe.path = std::string(w.path);
@@ -230,6 +232,10 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
     if (auto bytes = content.read(probe)) {
       w.id = Repository::hash_blob(*bytes);
       w.size = bytes->size();
+      if (kept_bytes + bytes->size() <= kKeepBudget) {
+        kept_bytes += bytes->size();
+        out.kept.push_back(KeptBytes{std::move(probe.path), w.id, std::move(bytes).value()});
+      }
     }
   };
 

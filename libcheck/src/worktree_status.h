@@ -27,6 +27,7 @@
 #include "libcheck/repository.h"
 #include "libcheck/result.h"
 #include "libcheck/view.h"
+#include "snapshot_source.h"
 
 namespace ws::detail {
 
@@ -34,7 +35,11 @@ struct WorktreeStatus {
   bool applicable = false;
   std::string why_not;  // when not applicable: which condition, for tests
   std::vector<ViewEntry> entries;
+  // The bytes of changed and untracked files as they were hashed for their
+  // ids, up to kKeepBudget bytes in all (snapshot_source.h).
+  std::vector<KeptBytes> kept;
 };
+inline constexpr std::size_t kKeepBudget = std::size_t(32) << 20;
 
 // Every entry of the view (base `base_commit` plus the working tree at
 // `root_path`), sorted by path, statuses set, renames not yet paired; with

@@ -56,6 +56,13 @@ class ContentSource {
     (void)entry;
     return std::nullopt;
   }
+  // True when read(entry) returns, for certain, bytes whose blob id is
+  // entry.blob_id even for a working-tree entry (the source kept what it
+  // hashed), so a caller keying by that id need not hash them again.
+  virtual bool reads_blob_id(const ViewEntry& entry) const {
+    (void)entry;
+    return false;
+  }
 };
 
 enum class ViewSource { worktree, staged, rev, proposal };
