@@ -42,6 +42,8 @@ struct Job {
   std::unique_ptr<Error> error;  // a pointer: 100,000 jobs, almost none failing
   bool parsed = false;
   bool cache_hit = false;  // a working-tree file whose bytes the cache already knew
+  std::uint32_t use = 0;   // its place in the cache's use order (reserve_use)
+  bool looked_up = false;  // the cache was asked for its bytes' id already (and missed)
 };
 
 // The policy a changeset's paths must pass: what may be written to the
@@ -127,7 +129,7 @@ void run_job(Job& job, const Item& item, const View& view, const KindPack& kinds
     else job.cache_blob = e.blob_id;
     // An edit built before (the second build of one changeset, the build
     // inside ws-commit after ws-build) is parsed once, like the base.
-    if (job.source == Job::Source::view) {
+    if (job.source == Job::Source::view && !job.looked_up) {
       if (auto rec = cache->peek(job.cache_blob, side.kind->name); rec && RecordView(*rec).valid()) {
         job.record = *rec;
         job.cache_hit = true;
@@ -170,12 +172,14 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
     side.present = true;
     return true;
   };
-  auto add_job = [&](std::size_t i, bool base_side, Job::Source source, bool cacheable) {
+  auto add_job = [&](std::size_t i, bool base_side, Job::Source source, bool cacheable, bool looked_up = false) {
     Job j;
+    j.looked_up = looked_up;
     j.item = i;
     j.base_side = base_side;
     j.source = source;
     j.cacheable = cacheable && cache;
+    if (j.cacheable) j.use = cache->reserve_use();
     jobs.push_back(std::move(j));
   };
 
@@ -231,10 +235,12 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
       } else if (view_kind->never_read) {
         add_job(i, false, Job::Source::name_only, false);
       } else if (it.changed) {
-        // Committed or staged bytes have their id already; a working-tree
-        // file is hashed when read (run_job).
-        if (e.from_worktree || e.blob_id.empty() || !from_cache(it.view, e.blob_id))
-          add_job(i, false, Job::Source::view, true);
+        // Committed or staged bytes have their id already, and so has a
+        // working-tree file whose bytes the view kept when it hashed them;
+        // any other working-tree file is hashed when read (run_job).
+        bool known_id = !e.blob_id.empty() && (!e.from_worktree || view.content().reads_blob_id(e));
+        if (!known_id) add_job(i, false, Job::Source::view, true);
+        else if (!from_cache(it.view, e.blob_id)) add_job(i, false, Job::Source::view, true, /*looked_up=*/true);
       } else if (!from_cache(it.view, e.blob_id)) {
         add_job(i, false, Job::Source::blob, true);
       }
@@ -259,6 +265,10 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
   // files dealt with, and it must reach the total.
   ProgressMeter progress(options.progress, jobs.size());
   progress.start();
+  if (cache && std::any_of(jobs.begin(), jobs.end(), [](const Job& j) {
+        return j.cacheable && j.source == Job::Source::view && !j.looked_up;
+      }))
+    cache->prepare_peek();
   parallel_for(jobs.size(), [&](std::size_t j) {
     // Nothing may escape a worker thread (that would terminate the
     // process); running out of memory on one file fails the build instead.
@@ -278,14 +288,15 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
     if (job.parsed) ++result.stats.parsed;
     if (job.cache_hit) {
       ++result.stats.cache_hits;
-      cache->find(job.cache_blob, side.kind->name);  // marks it used, so it is kept
+      cache->find(job.cache_blob, side.kind->name, job.use);  // marks it used, so it is kept
       side.rec = RecordView(job.record);
       side.present = true;
       continue;
     }
     // A working-tree file is looked up by its bytes in run_job; others were
     // counted by from_cache.
-    if (job.cacheable && job.source == Job::Source::view && (it.entry->from_worktree || it.entry->blob_id.empty()))
+    if (job.cacheable && job.source == Job::Source::view && !job.looked_up &&
+        (it.entry->from_worktree || it.entry->blob_id.empty()))
       ++result.stats.cache_misses;
     if (job.error) {
       // An oversize base file is the base's own trouble, not this changeset's.
@@ -296,7 +307,7 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
       if (it.checked) diags.push_back(std::move(*d));
       continue;
     }
-    if (job.cacheable && !job.cache_blob.empty()) cache->insert(job.cache_blob, side.kind->name, job.record);
+    if (job.cacheable && !job.cache_blob.empty()) cache->insert(job.cache_blob, side.kind->name, job.record, job.use);
     side.rec = RecordView(job.record);
     side.present = side.rec.valid();
   }

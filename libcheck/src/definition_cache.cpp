@@ -117,6 +117,8 @@ DefinitionCache::LoadResult DefinitionCache::load(const std::string& file) {
   entries_.clear();
   uses_ = 0;
   slots_.clear();
+  indexed_ = false;
+  next_ = 0;
   data_ = Buffer();
   dirty_ = false;
   auto read = read_file(file);
@@ -128,6 +130,7 @@ DefinitionCache::LoadResult DefinitionCache::load(const std::string& file) {
   auto reject = [&](std::string why) {
     entries_.clear();
     slots_.clear();
+    indexed_ = false;
     dirty_ = true;
     return LoadResult{LoadState::rejected, std::move(why)};
   };
@@ -149,14 +152,14 @@ DefinitionCache::LoadResult DefinitionCache::load(const std::string& file) {
   get_str(r);
   std::uint32_t count = r.u32();
   if (count > r.remaining() / 8) return reject("damaged entries");  // each entry takes 8 bytes at least
+  // No index yet (see find). A repeated key, which no save writes, would
+  // be harmless: records are functions of their keys, and the first wins.
   entries_.reserve(count);
-  rehash(2 * std::size_t(count));
   for (std::uint32_t i = 0; i < count; ++i) {
     std::string_view key = get_str(r);
     std::string_view record = get_str(r);
-    if (!r.ok() || lookup(key)) break;  // a repeated key is damage too
+    if (!r.ok()) break;
     entries_.push_back(Entry{key, record, 0});
-    index(entries_.size() - 1);
   }
   if (!r.ok() || !r.at_end() || entries_.size() != count) {
     data_ = Buffer();
@@ -175,8 +178,14 @@ std::uint32_t key_hash(std::string_view key) {
 
 }  // namespace
 
-void DefinitionCache::mark_used(Entry& e) {
-  if (e.used == 0) e.used = ++uses_;
+void DefinitionCache::mark_used(Entry& e, std::uint32_t use) {
+  if (e.used == 0) e.used = use ? use : ++uses_;
+}
+
+void DefinitionCache::ensure_index() {
+  if (indexed_) return;
+  indexed_ = true;
+  rehash(2 * entries_.size());
 }
 
 void DefinitionCache::rehash(std::size_t capacity) {
@@ -187,6 +196,10 @@ void DefinitionCache::rehash(std::size_t capacity) {
 }
 
 void DefinitionCache::index(std::size_t entry) {
+  if (!indexed_) {  // indexes every entry, this one included
+    ensure_index();
+    return;
+  }
   if (2 * entries_.size() > slots_.size()) {
     rehash(4 * entries_.size());  // indexes every entry, this one included
     return;
@@ -216,14 +229,23 @@ const DefinitionCache::Entry* DefinitionCache::lookup(std::string_view key) cons
   return nullptr;
 }
 
-std::optional<std::string_view> DefinitionCache::find(std::string_view blob, std::string_view kind) {
+DefinitionCache::Entry* DefinitionCache::find_entry(std::string_view key) {
+  if (next_ < entries_.size() && entries_[next_].key == key) return &entries_[next_++];
+  ensure_index();
+  Entry* e = lookup(key);
+  if (e) next_ = static_cast<std::size_t>(e - entries_.data()) + 1;
+  return e;
+}
+
+std::optional<std::string_view> DefinitionCache::find(std::string_view blob, std::string_view kind,
+                                                      std::uint32_t use) {
   // One key buffer for every lookup: a warm build makes one per definition.
   key_.assign(blob);
   key_.push_back('\0');
   key_.append(kind);
-  Entry* e = lookup(key_);
+  Entry* e = find_entry(key_);
   if (!e) return std::nullopt;
-  mark_used(*e);
+  mark_used(*e, use);
   return e->record;
 }
 
@@ -237,16 +259,18 @@ std::optional<std::string_view> DefinitionCache::peek(std::string_view blob, std
   return e->record;
 }
 
-void DefinitionCache::insert(std::string_view blob, std::string_view kind, std::string_view record) {
+void DefinitionCache::insert(std::string_view blob, std::string_view kind, std::string_view record,
+                             std::uint32_t use) {
   key_.assign(blob);
   key_.push_back('\0');
   key_.append(kind);
+  ensure_index();
   if (Entry* e = lookup(key_)) {
-    mark_used(*e);
+    mark_used(*e, use);
     return;
   }
   entries_.push_back(Entry{arena_.store(key_), record, 0});
-  mark_used(entries_.back());
+  mark_used(entries_.back(), use);
   index(entries_.size() - 1);
   dirty_ = true;
 }

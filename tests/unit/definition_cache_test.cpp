@@ -296,3 +296,47 @@ TEST_CASE("definition cache: the header names the kind pack its tool version val
   std::ofstream(dir.path() + "/other-format", std::ios::binary) << bytes;
   CHECK(DefinitionCache::validated_kind_digest(dir.path() + "/other-format", "0.1.0") == "");
 }
+
+TEST_CASE("definition cache: lookups in the saved order need no index, others still find", "[compile][cache]") {
+  wstest::TempDir dir;
+  const std::string file = dir.path() + "/cache/definitions";
+  auto blob = [](int i) {
+    std::string b = std::to_string(i);
+    return std::string(40 - b.size(), '0') + b;
+  };
+  {
+    DefinitionCache c("0.1.0", "d");
+    // Use numbers reserved in one order, records inserted in another (as
+    // parser threads finish): the file follows the use numbers.
+    std::vector<std::uint32_t> uses;
+    for (int i = 0; i < 100; ++i) uses.push_back(c.reserve_use());
+    for (int i = 99; i >= 0; --i)
+      c.insert(blob(i), "agent", c.arena().store(compile_detail::encode_record(sample("N" + std::to_string(i)))),
+               uses[static_cast<std::size_t>(i)]);
+    REQUIRE(c.save(file, 1000).ok());
+  }
+  DefinitionCache in_order("0.1.0", "d");
+  REQUIRE(in_order.load(file).state == DefinitionCache::LoadState::loaded);
+  for (int i = 0; i < 100; ++i) {
+    INFO(i);
+    auto rec = in_order.find(blob(i), "agent");
+    REQUIRE(rec);
+    CHECK(RecordView(*rec).decode("p", "agent").path == "p");
+  }
+  CHECK_FALSE(in_order.indexed());
+  CHECK_FALSE(in_order.find(blob(100), "agent"));  // a miss falls back to the index
+  CHECK(in_order.indexed());
+
+  DefinitionCache shuffled("0.1.0", "d");
+  REQUIRE(shuffled.load(file).state == DefinitionCache::LoadState::loaded);
+  int found = 0;
+  for (int i : {50, 3, 99, 0, 51, 52, 7}) found += shuffled.find(blob(i), "agent").has_value();
+  CHECK(found == 7);
+  CHECK_FALSE(shuffled.find(blob(5), "skill"));  // same blob, other kind
+  // Peeking needs the index, and finds what find finds.
+  DefinitionCache peeking("0.1.0", "d");
+  REQUIRE(peeking.load(file).state == DefinitionCache::LoadState::loaded);
+  peeking.prepare_peek();
+  CHECK(peeking.peek(blob(42), "agent").has_value());
+  CHECK_FALSE(peeking.peek(blob(42), "skill").has_value());
+}
