@@ -93,11 +93,6 @@ std::string_view ByteArena::store(std::string_view bytes) {
   return {at, bytes.size()};
 }
 
-std::uint8_t Cursor::u8() {
-  if (!ok_ || end_ - p_ < 1) { ok_ = false; return 0; }
-  return static_cast<std::uint8_t>(*p_++);
-}
-
 std::uint32_t Cursor::u32() {
   if (!ok_ || end_ - p_ < 4) { ok_ = false; return 0; }
   std::uint32_t v = 0;
@@ -110,41 +105,6 @@ std::uint64_t Cursor::u64() {
   std::uint64_t lo = u32();
   std::uint64_t hi = u32();
   return lo | (hi << 32);
-}
-
-std::uint32_t Cursor::num() {
-  std::uint64_t v = 0;
-  for (int shift = 0; shift < 35; shift += 7) {
-    std::uint8_t b = u8();
-    if (!ok_) return 0;
-    v |= std::uint64_t(b & 0x7f) << shift;
-    if (!(b & 0x80)) {
-      if (v > 0xffffffffULL) break;
-      return static_cast<std::uint32_t>(v);
-    }
-  }
-  ok_ = false;  // longer than five bytes, or over 32 bits
-  return 0;
-}
-
-std::string_view Cursor::bytes(std::size_t n) {
-  if (!ok_ || static_cast<std::size_t>(end_ - p_) < n) { ok_ = false; return {}; }
-  std::string_view s(p_, n);
-  p_ += n;
-  return s;
-}
-
-std::string_view Cursor::str() { return bytes(num()); }
-
-Span Cursor::span() {
-  Span s;
-  s.start_byte = num();
-  s.end_byte = num();
-  s.start.line = num();
-  s.start.column = num();
-  s.end.line = num();
-  s.end.column = num();
-  return s;
 }
 
 RecordView::RecordView(std::string_view bytes) {

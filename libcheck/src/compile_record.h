@@ -55,6 +55,9 @@ class Cursor {
  public:
   Cursor() = default;
   explicit Cursor(std::string_view bytes) : p_(bytes.data()), end_(bytes.data() + bytes.size()) {}
+  // The reads a build makes for every reference of every definition are
+  // defined inline below: called out of line they were a seventh of a warm
+  // build at 10,000 definitions.
   std::uint8_t u8();
   std::uint32_t u32();   // fixed 4 bytes, little-endian
   std::uint64_t u64();   // fixed 8 bytes, little-endian
@@ -62,6 +65,7 @@ class Cursor {
   std::string_view str();
   std::string_view bytes(std::size_t n);
   Span span();
+  void skip_span();  // as span(), without building one
   bool ok() const { return ok_; }
   bool at_end() const { return p_ == end_; }
   std::size_t remaining() const { return static_cast<std::size_t>(end_ - p_); }
@@ -71,6 +75,56 @@ class Cursor {
   const char* end_ = nullptr;
   bool ok_ = true;
 };
+
+inline std::uint8_t Cursor::u8() {
+  if (!ok_ || end_ == p_) {
+    ok_ = false;
+    return 0;
+  }
+  return static_cast<std::uint8_t>(*p_++);
+}
+
+inline std::uint32_t Cursor::num() {
+  std::uint64_t v = 0;
+  for (int shift = 0; shift < 35; shift += 7) {
+    std::uint8_t b = u8();
+    if (!ok_) return 0;
+    v |= std::uint64_t(b & 0x7f) << shift;
+    if (!(b & 0x80)) {
+      if (v > 0xffffffffULL) break;
+      return static_cast<std::uint32_t>(v);
+    }
+  }
+  ok_ = false;  // longer than five bytes, or over 32 bits
+  return 0;
+}
+
+inline std::string_view Cursor::bytes(std::size_t n) {
+  if (!ok_ || static_cast<std::size_t>(end_ - p_) < n) {
+    ok_ = false;
+    return {};
+  }
+  std::string_view s(p_, n);
+  p_ += n;
+  return s;
+}
+
+inline std::string_view Cursor::str() { return bytes(num()); }
+
+inline Span Cursor::span() {
+  Span s;
+  s.start_byte = num();
+  s.end_byte = num();
+  s.start.line = num();
+  s.start.column = num();
+  s.end.line = num();
+  s.end.column = num();
+  return s;
+}
+
+inline void Cursor::skip_span() {
+  for (int i = 0; i < 6; ++i) num();
+}
 
 struct MemberView {
   std::string_view name;
@@ -114,12 +168,26 @@ class RecordView {
 
   template <class F>
   void for_each_ref(F&& f) const {
+    for_each_ref_if([](std::string_view) { return true; }, f);
+  }
+  // for_each_ref over the references whose name `wanted` accepts; the
+  // others' positions are skipped, not decoded (the reverse direction of a
+  // build asks this of every unchanged definition).
+  template <class W, class F>
+  void for_each_ref_if(W&& wanted, F&& f) const {
     Cursor c(section(1));
     while (!c.at_end()) {
       RefView r;
       r.target_kind = c.str();
       r.name = c.str();
       r.member = c.str();
+      if (!c.ok()) return;
+      if (!wanted(r.name)) {
+        c.skip_span();
+        c.u8();
+        if (!c.ok()) return;
+        continue;
+      }
       r.span = c.span();
       r.origin = c.u8() == 1 ? RefOrigin::json : RefOrigin::code;
       if (!c.ok()) return;
