@@ -145,7 +145,9 @@ bool is_too_long(std::string_view p) {
   return any_component(p, [](std::string_view c) { return c.size() > kMaxComponentBytes; });
 }
 
-bool breaks(PathRule rule, std::string_view p, const PathPolicy& policy) {
+}  // namespace
+
+bool breaks_rule(PathRule rule, std::string_view p, const PathPolicy& policy) {
   switch (rule) {
     case PathRule::empty: return p.empty();
     case PathRule::unc_prefix: return has_unc_prefix(p);
@@ -161,6 +163,8 @@ bool breaks(PathRule rule, std::string_view p, const PathPolicy& policy) {
   }
   return false;
 }
+
+namespace {
 
 constexpr std::array kRuleOrder{
     PathRule::empty,     PathRule::unc_prefix,   PathRule::drive_prefix, PathRule::absolute,
@@ -242,9 +246,39 @@ PathPolicy proposal_policy(std::vector<std::string> extra_protected) {
   return write_policy(std::move(extra_protected));
 }
 
+bool is_plain_path(std::string_view p) {
+  // Why each rule but protected_path cannot fire on such a path: no ':'
+  // (drive, NTFS streams), no '\\' (UNC, backslash), no '/' at either end
+  // and none doubled (absolute, empty components), no component starting
+  // with '.' ('.', '..', '.git' and every spelling of it, '.secrets'), no
+  // '~' ("git~1"), no byte outside ASCII letters, digits, '_', '-', '.'
+  // (control characters, HFS's ignorable code points), and lengths in
+  // bounds (too_long).
+  if (p.empty() || p.size() > kMaxPathBytes) return false;
+  std::size_t component = 0;  // bytes of the current component so far
+  for (char ch : p) {
+    if (ch == '/') {
+      if (component == 0) return false;
+      component = 0;
+      continue;
+    }
+    bool plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+                 ch == '-' || (ch == '.' && component > 0);
+    if (!plain || ++component > kMaxComponentBytes) return false;
+  }
+  return component > 0;
+}
+
 std::optional<PathRejection> check_path(std::string_view path, const PathPolicy& policy) {
+  // Almost every path of a workspace is plain: one pass over its bytes
+  // settles every rule but the policy's protected prefixes (a tenth of a
+  // warm build at 10,000 definitions went to the rules one by one).
+  if (is_plain_path(path)) {
+    if (is_protected(path, policy.protected_prefixes)) return PathRejection{PathRule::protected_path, std::string(path)};
+    return std::nullopt;
+  }
   for (PathRule rule : kRuleOrder)
-    if (breaks(rule, path, policy)) return PathRejection{rule, std::string(path)};
+    if (breaks_rule(rule, path, policy)) return PathRejection{rule, std::string(path)};
   return std::nullopt;
 }
 

@@ -2,6 +2,7 @@
 // must pass, the differences between policies, and exact messages.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -274,4 +275,56 @@ TEST_CASE("every rule has a stable kebab-case name", "[path_policy]") {
   CHECK(std::string(ws::path_rule_name(PathRule::secret)) == "secret");
   CHECK(std::string(ws::path_rule_name(PathRule::protected_path)) == "protected-path");
   CHECK(std::string(ws::path_rule_name(PathRule::too_long)) == "too-long");
+}
+
+TEST_CASE("plain paths: the one-pass check breaks no rule but protected prefixes", "[path_policy]") {
+  using ws::PathRule;
+  for (const char* p : {"agents/AGtriage01.json", "a", "a.b/c-d_e.f", "endpoints/EP002381.cs", "x..y/z.", "A9/b0.c"}) {
+    INFO(p);
+    CHECK(ws::is_plain_path(p));
+  }
+  const std::string long_component(256, 'a');
+  const std::string long_path = std::string(2100, 'a') + "/" + std::string(2100, 'b');
+  for (std::string p : {std::string(""), std::string("/a"), std::string("a/"), std::string("a//b"),
+                        std::string(".git/x"), std::string("a/.git"), std::string(".secrets/k"), std::string("a/.b"),
+                        std::string("."), std::string(".."), std::string("a/../b"), std::string("git~1/x"),
+                        std::string("C:x"), std::string("a\\b"), std::string("a b"), std::string("a\tb"),
+                        std::string("\xc3\xa4"), std::string(".g\xe2\x80\x8cit/x"), std::string("a:b"),
+                        long_component, long_path}) {
+    INFO(p);
+    CHECK_FALSE(ws::is_plain_path(p));
+  }
+  // The property check_path relies on, over every name the payload lists
+  // hold and over every short string of a small alphabet: plain implies
+  // that no rule but protected_path breaks, under the strictest policy.
+  ws::PathPolicy strict = ws::write_policy();
+  std::vector<std::string> inputs;
+  const std::string alphabet = "a./\\:~ gG-_\x01";
+  std::vector<std::string> frontier{""};
+  for (int len = 1; len <= 4; ++len) {
+    std::vector<std::string> next;
+    for (const auto& s : frontier)
+      for (char c : alphabet) next.push_back(s + c);
+    inputs.insert(inputs.end(), next.begin(), next.end());
+    frontier = std::move(next);
+  }
+  for (const char* f : {"/path-traversal-payloads.txt", "/path-traversal-dotdotpwn.txt"}) {
+    std::ifstream in(std::string(WS_SHARED_DATA_DIR) + f);
+    for (std::string line; std::getline(in, line);) inputs.push_back(line);
+  }
+  std::size_t plain = 0;
+  for (const auto& p : inputs) {
+    if (!ws::is_plain_path(p)) continue;
+    ++plain;
+    for (int r = 0; r <= static_cast<int>(PathRule::too_long); ++r) {
+      auto rule = static_cast<PathRule>(r);
+      if (rule == PathRule::protected_path) continue;
+      if (ws::breaks_rule(rule, p, strict)) FAIL("plain path '" << p << "' breaks " << ws::path_rule_name(rule));
+    }
+    auto rejected = ws::check_path(p, strict);
+    bool protected_path = ws::breaks_rule(PathRule::protected_path, p, strict);
+    CHECK(rejected.has_value() == protected_path);
+    if (rejected) CHECK(rejected->rule == PathRule::protected_path);
+  }
+  CHECK(plain > 1000);
 }

@@ -54,6 +54,16 @@ PathPolicy proposal_policy(std::vector<std::string> extra_protected = {});
 // Returns the first rule `path` breaks, in the order the enum lists them.
 std::optional<PathRejection> check_path(std::string_view path, const PathPolicy& policy);
 
+// Whether `path` breaks that one rule under `policy` (check_path asks each
+// rule in turn; tests ask one).
+bool breaks_rule(PathRule rule, std::string_view path, const PathPolicy& policy);
+
+// True for a path check_path can settle at one pass over its bytes: '/'-
+// separated non-empty components of ASCII letters, digits, '_', '-' and
+// '.', none starting with '.', within the length limits. Such a path
+// breaks no rule but, where a policy has them, its protected prefixes.
+bool is_plain_path(std::string_view path);
+
 // True when `component` names the git directory in a spelling git refuses
 // (".git", ".GIT", ".git.", ".git ", "git~1", ".git::$INDEX_ALLOCATION",
 // ".g\u200cit" for HFS+, ...).
