@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "compile_internal.h"
+#include "flat_name_map.h"
 #include "suggest.h"
 
 namespace ws::compile_detail {
@@ -109,16 +110,12 @@ class Checker {
       return v;
     }
   };
-  using NameMap = std::unordered_map<std::string_view, Owners>;
+  using NameMap = detail::FlatNameMap<Owners>;
 
   std::size_t index_of(const Kind* k) const { return static_cast<std::size_t>(k - kinds_.kinds().data()); }
   NameMap& names_of(const Kind* k) { return table_[index_of(k)]; }
 
-  const Owners* defs(const Kind* k, std::string_view name) {
-    NameMap& m = names_of(k);
-    auto it = m.find(name);
-    return it == m.end() ? nullptr : &it->second;
-  }
+  const Owners* defs(const Kind* k, std::string_view name) { return names_of(k).find(name); }
 
   bool has_member(const Kind* k, const Owners& owners, std::string_view member) const {
     if (is_implicit(*k, member)) return true;
@@ -145,7 +142,7 @@ class Checker {
 
   void check_duplicates() {
     for (const auto& [kind, name] : duplicates_) {
-      std::vector<std::size_t> owners = names_of(kind).at(name).all();
+      std::vector<std::size_t> owners = names_of(kind).find(name)->all();
       if (std::none_of(owners.begin(), owners.end(), [&](std::size_t d) { return items_[d].checked; })) continue;
       for (std::size_t d : owners) {
         const Side& v = items_[d].view;

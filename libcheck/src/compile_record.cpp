@@ -93,20 +93,6 @@ std::string_view ByteArena::store(std::string_view bytes) {
   return {at, bytes.size()};
 }
 
-std::uint32_t Cursor::u32() {
-  if (!ok_ || end_ - p_ < 4) { ok_ = false; return 0; }
-  std::uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v |= std::uint32_t(static_cast<unsigned char>(p_[i])) << (8 * i);
-  p_ += 4;
-  return v;
-}
-
-std::uint64_t Cursor::u64() {
-  std::uint64_t lo = u32();
-  std::uint64_t hi = u32();
-  return lo | (hi << 32);
-}
-
 RecordView::RecordView(std::string_view bytes) {
   Cursor c(bytes);
   c.u8();

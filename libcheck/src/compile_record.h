@@ -19,7 +19,9 @@
 // A reference's text is not kept: nothing in the compile needs it.
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -82,6 +84,24 @@ inline std::uint8_t Cursor::u8() {
     return 0;
   }
   return static_cast<std::uint8_t>(*p_++);
+}
+
+inline std::uint32_t Cursor::u32() {
+  if (!ok_ || end_ - p_ < 4) {
+    ok_ = false;
+    return 0;
+  }
+  std::uint32_t v;
+  std::memcpy(&v, p_, 4);
+  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap32(v);
+  p_ += 4;
+  return v;
+}
+
+inline std::uint64_t Cursor::u64() {
+  std::uint64_t lo = u32();
+  std::uint64_t hi = u32();
+  return lo | (hi << 32);
 }
 
 inline std::uint32_t Cursor::num() {
