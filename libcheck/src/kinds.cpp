@@ -380,8 +380,12 @@ Result<KindPack> KindPack::load(const std::string& default_dir, const std::strin
 }
 
 const Kind* KindPack::route(std::string_view path) const {
+  // Only the kinds whose folder is the path's own (every path of a
+  // workspace asks, so the folder is compared by length first).
+  std::size_t slash = path.rfind('/');
+  std::size_t dir_size = slash == std::string_view::npos ? 0 : slash + 1;
   for (const Kind& k : kinds_) {
-    if (path.size() <= k.dir.size() || path.substr(0, k.dir.size()) != k.dir) continue;
+    if (k.dir.size() != dir_size || path.compare(0, dir_size, k.dir) != 0) continue;
     std::string_view file = path.substr(k.dir.size());
     if (!is_valid_id_segment(file)) continue;  // also refuses deeper folders: '/' is not allowed
     if (!k.extension.empty() &&

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -13,16 +14,21 @@ namespace ws::detail {
 
 namespace {
 
+// A directory's entries as views into one buffer of names, so reading and
+// sorting a folder of 20,000 files moves 16-byte records, not strings.
 struct Child {
-  std::string key;  // the name, with '/' appended for a directory
+  std::uint32_t offset;  // of the key in Dir::names
+  std::uint32_t size;
   WalkItem::Type type;
 };
 
 struct Dir {
   DIR* dir = nullptr;
   std::string rel;  // "" for the root, else "a/b/"
+  std::string names;  // every child's key: the name, with '/' appended for a directory
   std::vector<Child> children;
   std::size_t next = 0;
+  std::string_view key(const Child& c) const { return std::string_view(names).substr(c.offset, c.size); }
 };
 
 // Reads a directory's entries worth looking at, sorted; takes `fd`.
@@ -32,7 +38,7 @@ std::optional<Dir> open_dir(int fd, std::string rel) {
     ::close(fd);
     return std::nullopt;
   }
-  Dir d{dir, std::move(rel), {}, 0};
+  Dir d{dir, std::move(rel), {}, {}, 0};
   while (dirent* de = readdir(dir)) {
     std::string_view name = de->d_name;
     if (name == "." || name == "..") continue;
@@ -43,12 +49,21 @@ std::optional<Dir> open_dir(int fd, std::string rel) {
       if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
       type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
     }
-    if (type == DT_DIR) d.children.push_back({std::string(name) + '/', WalkItem::Type::dir});
-    else if (type == DT_REG) d.children.push_back({std::string(name), WalkItem::Type::file});
-    else if (type == DT_LNK) d.children.push_back({std::string(name), WalkItem::Type::link});
-    // FIFOs, sockets, devices: never content
+    WalkItem::Type t;
+    if (type == DT_DIR) t = WalkItem::Type::dir;
+    else if (type == DT_REG) t = WalkItem::Type::file;
+    else if (type == DT_LNK) t = WalkItem::Type::link;
+    else continue;  // FIFOs, sockets, devices: never content
+    Child c{static_cast<std::uint32_t>(d.names.size()), static_cast<std::uint32_t>(name.size()), t};
+    d.names.append(name);
+    if (t == WalkItem::Type::dir) {
+      d.names.push_back('/');
+      ++c.size;
+    }
+    d.children.push_back(c);
   }
-  std::sort(d.children.begin(), d.children.end(), [](const Child& a, const Child& b) { return a.key < b.key; });
+  std::sort(d.children.begin(), d.children.end(),
+            [&d](const Child& a, const Child& b) { return d.key(a) < d.key(b); });
   return d;
 }
 
@@ -69,8 +84,9 @@ Status walk_worktree(const std::string& root_path, const std::function<bool(cons
       continue;
     }
     const Child& c = d.children[d.next++];
-    rel.assign(d.rel).append(c.key);
-    name.assign(c.key, 0, c.type == WalkItem::Type::dir ? c.key.size() - 1 : c.key.size());
+    std::string_view key = d.key(c);
+    rel.assign(d.rel).append(key);
+    name.assign(key.substr(0, c.type == WalkItem::Type::dir ? key.size() - 1 : key.size()));
     int fd = dirfd(d.dir);
     if (!visit(WalkItem{c.type, rel, fd, name.c_str()}) || c.type != WalkItem::Type::dir) continue;
     int sub = openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
