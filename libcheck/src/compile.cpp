@@ -33,7 +33,7 @@ namespace {
 
 // A definition to read: one side of one item.
 struct Job {
-  enum class Source { view, blob, name_only } source = Source::view;
+  enum class Source { view, blob } source = Source::view;
   std::size_t item = 0;
   bool base_side = false;
   bool cacheable = false;
@@ -90,11 +90,6 @@ void run_job(Job& job, const Item& item, const View& view, const KindPack& kinds
              const WorkspaceConfig& config, compile_detail::ByteArena& arena, const DefinitionCache* cache) {
   const Side& side = job.base_side ? item.base : item.view;
   const ViewEntry& e = *item.entry;
-  if (job.source == Job::Source::name_only) {
-    // Secrets: the name is the file name; the content is never opened.
-    job.record = arena.store(compile_detail::encode_record(read_definition(*side.kind, side.path, {}, kinds)));
-    return;
-  }
   // Committed content comes from the object database, by the id it is
   // cached under, even where the view would read an unchanged file from the
   // working tree: the record is then a function of that blob by construction.
@@ -183,6 +178,18 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
     jobs.push_back(std::move(j));
   };
 
+  // Records live in the cache's arena when there is a cache (it saves them
+  // after this returns), else in one of this build's own.
+  compile_detail::ByteArena own_arena;
+  compile_detail::ByteArena& arena = cache ? cache->arena() : own_arena;
+  // Secrets: the name is the file name; the content is never opened. Read
+  // here rather than by a parse job: it costs nothing, and a warm build
+  // whose only jobs were secrets started a thread for them.
+  auto name_only = [&](Side& side) {
+    side.rec = RecordView(arena.store(compile_detail::encode_record(read_definition(*side.kind, side.path, {}, kinds))));
+    side.present = side.rec.valid();
+  };
+
   for (std::size_t i = 0; i < items.size(); ++i) {
     const ViewEntry& e = view.entries()[i];
     Item& it = items[i];
@@ -233,7 +240,7 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
       if (link) {
         // Reported above; never read, so not in the overlay.
       } else if (view_kind->never_read) {
-        add_job(i, false, Job::Source::name_only, false);
+        name_only(it.view);
       } else if (it.changed) {
         // Committed or staged bytes have their id already, and so has a
         // working-tree file whose bytes the view kept when it hashed them;
@@ -251,16 +258,12 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
       if (base_kind) {
         it.base.kind = base_kind;
         it.base.path = base_path;
-        if (base_kind->never_read) add_job(i, true, Job::Source::name_only, false);
+        if (base_kind->never_read) name_only(it.base);
         else if (!from_cache(it.base, e.base_blob_id)) add_job(i, true, Job::Source::blob, true);
       }
     }
   }
 
-  // Records live in the cache's arena when there is a cache (it saves them
-  // after this returns), else in one of this build's own.
-  compile_detail::ByteArena own_arena;
-  compile_detail::ByteArena& arena = cache ? cache->arena() : own_arena;
   // Every job counts, parsed, found in the cache or refused: the count is of
   // files dealt with, and it must reach the total.
   ProgressMeter progress(options.progress, jobs.size());
