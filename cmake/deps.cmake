@@ -8,8 +8,10 @@
 # Why: a tool is a short process, and the dynamic linker's symbol lookups
 # across 25 shared libraries cost about 10 M instructions (2 ms) at every
 # start, more than a whole `git status` on a workspace of 1,000 definitions
-# (bench/DIAGNOSES.md, "start-up"). What stays dynamic is libc and Kerberos's
-# GSSAPI (libgit2's negotiate authentication; Debian ships no archive of it).
+# (bench/DIAGNOSES.md, "start-up"). Only GSSAPI (libgit2's negotiate
+# authentication; Debian ships no archive of it) would stay shared: the tools
+# leave libgit2's network transports out (tools/startup/no_network.c), so
+# they need libc alone; the tests link it.
 # Sanitizer and fuzzing builds link everything dynamically: their runtimes
 # must see the C++ library's allocation functions.
 option(WS_STATIC_DEPS "Link libgit2, RE2, tree-sitter, fmt and libstdc++ into the tools statically" ON)

@@ -6,6 +6,7 @@
 // replacement stops being used.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -53,3 +54,31 @@ TEST_CASE("no tool opens the system CA bundle when libgit2 starts", "[startup]")
     CHECK(opened.find(kBundle) == std::string::npos);
   }
 }
+
+#if WS_TEST_STATIC_DEPS
+TEST_CASE("statically linked tools need no shared library but the C library", "[startup]") {
+  // libgit2's TLS, SSH and GSSAPI code is left out (tools/startup/no_network.c):
+  // no mbedTLS, libssh2, OpenSSL or Kerberos in the tools, and nothing loaded
+  // at start but the C library (libc, libm and the dynamic linker itself).
+  for (const char* name : {"ws-ls", "ws-grep", "ws-build", "ws-commit", "ws-apply"}) {
+    INFO(name);
+    auto r = wstest::run({"readelf", "--dynamic", "--wide", wstest::tool(name)});
+    REQUIRE(r.status == 0);
+    std::vector<std::string> needed;
+    for (const auto& line : wstest::lines(r.out)) {
+      auto at = line.find("(NEEDED)");
+      if (at == std::string::npos) continue;
+      auto open = line.find('[', at), close = line.find(']', at);
+      if (open != std::string::npos && close != std::string::npos) needed.push_back(line.substr(open + 1, close - open - 1));
+    }
+    std::sort(needed.begin(), needed.end());
+    CHECK(needed == std::vector<std::string>{"ld-linux-x86-64.so.2", "libc.so.6", "libm.so.6"});
+    auto symbols = wstest::run({"nm", wstest::tool(name)});
+    REQUIRE(symbols.status == 0);
+    for (const char* absent : {" libssh2_init", " mbedtls_ssl_setup", " OPENSSL_init_crypto", " gss_init_sec_context"}) {
+      INFO(absent);
+      CHECK(symbols.out.find(absent) == std::string::npos);
+    }
+  }
+}
+#endif
