@@ -1,6 +1,7 @@
 #include "index_file.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,21 +56,25 @@ IndexFile IndexFile::read(const std::string& file) {
     out.reason_ = errno == ENOENT ? "" : std::strerror(errno);
     return out;
   }
+  // Mapped, not read: at 100,000 entries the file is 10 MB, and a heap copy
+  // cost 2,500 page faults of zeroed pages. git replaces the index by
+  // renaming a new file over it, so the mapped bytes never change under us.
   struct stat st;
-  std::string bytes;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-    bytes.resize(static_cast<std::size_t>(st.st_size));
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      done += static_cast<std::size_t>(n);
-    }
-    bytes.resize(done);  // a short read fails the parse below
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+    ::close(fd);
+    return parse({});
   }
+  std::size_t size = static_cast<std::size_t>(st.st_size);
+  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
   ::close(fd);
-  return parse(bytes);
+  if (map == MAP_FAILED) {
+    out.state_ = State::unsupported;
+    out.reason_ = std::strerror(errno);
+    return out;
+  }
+  out = parse(std::string_view(static_cast<const char*>(map), size));
+  ::munmap(map, size);
+  return out;
 }
 
 IndexFile IndexFile::parse(std::string_view bytes) {
