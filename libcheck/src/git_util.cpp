@@ -1,5 +1,6 @@
 #include "git_util.h"
 
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -31,13 +32,20 @@ void clear_error() {
 // By hand: git_oid_tostr costs over a thousand instructions an id, and a
 // view formats one per entry (12 % of a view at 20,000 definitions).
 std::string to_hex(const unsigned char* raw) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex(GIT_OID_HEXSZ, '0');
-  for (int i = 0; i < GIT_OID_RAWSZ; ++i) {
-    hex[2 * i] = kDigits[raw[i] >> 4];
-    hex[2 * i + 1] = kDigits[raw[i] & 15];
-  }
-  return hex;
+  // Two digits a byte from one table: a view of 100,000 entries spells
+  // 200,000 ids.
+  static constexpr auto kPairs = [] {
+    constexpr char digits[] = "0123456789abcdef";
+    std::array<char, 512> t{};
+    for (int b = 0; b < 256; ++b) {
+      t[2 * b] = digits[b >> 4];
+      t[2 * b + 1] = digits[b & 15];
+    }
+    return t;
+  }();
+  char buf[GIT_OID_HEXSZ];
+  for (int i = 0; i < GIT_OID_RAWSZ; ++i) std::memcpy(buf + 2 * i, &kPairs[2 * raw[i]], 2);
+  return std::string(buf, GIT_OID_HEXSZ);
 }
 
 std::string to_hex(const git_oid& oid) { return to_hex(oid.id); }

@@ -255,16 +255,33 @@ bool is_plain_path(std::string_view p) {
   // (control characters, HFS's ignorable code points), and lengths in
   // bounds (too_long).
   if (p.empty() || p.size() > kMaxPathBytes) return false;
+  // By byte: 0 never plain, 1 plain anywhere, 2 '.' (plain but not first), 3 '/'.
+  static constexpr auto kClass = [] {
+    std::array<unsigned char, 256> t{};
+    for (int c = 'a'; c <= 'z'; ++c) t[c] = 1;
+    for (int c = 'A'; c <= 'Z'; ++c) t[c] = 1;
+    for (int c = '0'; c <= '9'; ++c) t[c] = 1;
+    t['_'] = t['-'] = 1;
+    t['.'] = 2;
+    t['/'] = 3;
+    return t;
+  }();
   std::size_t component = 0;  // bytes of the current component so far
   for (char ch : p) {
-    if (ch == '/') {
-      if (component == 0) return false;
-      component = 0;
-      continue;
+    switch (kClass[static_cast<unsigned char>(ch)]) {
+      case 1:
+        break;
+      case 2:
+        if (component == 0) return false;
+        break;
+      case 3:
+        if (component == 0) return false;
+        component = 0;
+        continue;
+      default:
+        return false;
     }
-    bool plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
-                 ch == '-' || (ch == '.' && component > 0);
-    if (!plain || ++component > kMaxComponentBytes) return false;
+    if (++component > kMaxComponentBytes) return false;
   }
   return component > 0;
 }
