@@ -128,13 +128,19 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   if (!changes) return changes.error();
   if (changes->empty()) return refused("proposal " + id7 + " changes nothing", info.id);
   // The workspace's own protected paths, as its base commit configures them.
+  // Opened once: unless the proposal is rebased, the rebuild below checks
+  // this same view.
   std::vector<std::string> protected_paths;
+  std::optional<Workspace> proposed;
   {
     OpenOptions o = open;
     o.view = ViewSpec{ViewSource::rev, info.base.empty() ? "" : info.base, info.id, ""};
     if (info.base.empty()) o.view = ViewSpec{ViewSource::proposal, "", "", info.id};
     auto w = open_workspace(o);
-    if (w) protected_paths = w->config.protected_paths;
+    if (w) {
+      protected_paths = w->config.protected_paths;
+      proposed.emplace(std::move(w).value());
+    }
   }
   for (const auto& c : *changes) {
     std::uint32_t mode = c.status == GIT_DELTA_DELETED ? std::uint32_t{GIT_FILEMODE_BLOB} : c.new_mode;
@@ -186,12 +192,16 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
 
   // 4. Rebuilt through the same readers, against the base it will land on.
   {
-    OpenOptions o = open;
-    o.view = ViewSpec{ViewSource::rev, new_parent, candidate, ""};
-    if (new_parent.empty()) o.view = ViewSpec{ViewSource::proposal, "", "", candidate};
-    auto w = open_workspace(o);
-    if (!w) return w.error();
-    RebuildVerdict v = rebuild_clean(*w);
+    if (rebased || !proposed) {
+      proposed.reset();
+      OpenOptions o = open;
+      o.view = ViewSpec{ViewSource::rev, new_parent, candidate, ""};
+      if (new_parent.empty()) o.view = ViewSpec{ViewSource::proposal, "", "", candidate};
+      auto w = open_workspace(o);
+      if (!w) return w.error();
+      proposed.emplace(std::move(w).value());
+    }
+    RebuildVerdict v = rebuild_clean(*proposed);
     if (!v.clean)
       return refused("proposal " + id7 + " does not build on " +
                          (new_parent.empty() ? std::string("an empty branch") : short_id(new_parent)) + ": " +

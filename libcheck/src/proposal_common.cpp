@@ -121,28 +121,6 @@ Result<git::Tree> commit_tree(git_repository* repo, const std::string& commit_he
   return git::Tree(raw);
 }
 
-Result<std::vector<TreeChange>> tree_changes(git_repository* repo, git_tree* from, git_tree* to) {
-  git_diff_options opts;
-  git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-  opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_DISABLE_PATHSPEC_MATCH;
-  git_diff* raw = nullptr;
-  if (git_diff_tree_to_tree(&raw, repo, from, to, &opts) < 0)
-    return git::error(Errc::environment, "cannot compare trees");
-  git::Diff diff(raw);
-  std::vector<TreeChange> out;
-  for (std::size_t i = 0, n = git_diff_num_deltas(diff.get()); i < n; ++i) {
-    const git_diff_delta* d = git_diff_get_delta(diff.get(), i);
-    TreeChange c;
-    c.path = d->status == GIT_DELTA_DELETED ? d->old_file.path : d->new_file.path;
-    c.status = d->status;
-    c.old_mode = d->old_file.mode;
-    c.new_mode = d->status == GIT_DELTA_DELETED ? 0 : d->new_file.mode;
-    if (d->status != GIT_DELTA_DELETED) c.new_id = git::to_hex(d->new_file.id);
-    out.push_back(std::move(c));
-  }
-  return out;
-}
-
 Result<std::vector<FileStat>> file_stats(git_repository* repo, git_tree* from, git_tree* to) {
   git_diff_options opts;
   git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);

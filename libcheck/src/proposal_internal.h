@@ -1,6 +1,7 @@
 // Shared by the proposal modules: ref names, message trailers, signatures, diffs.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,24 @@ struct TreeChange {
   std::string new_id;
 };
 Result<std::vector<TreeChange>> tree_changes(git_repository* repo, git_tree* from, git_tree* to);
+
+// A path of a walk over two trees: a blob, link or submodule on either side
+// (mode 0 and a null id where a side lacks it). `path` lives for the call only.
+struct TreePair {
+  std::string_view path;
+  std::uint32_t old_mode = 0;
+  std::uint32_t new_mode = 0;
+  const git_oid* old_id = nullptr;
+  const git_oid* new_id = nullptr;
+  bool changed = true;  // false: the same id and mode on both sides
+};
+using PairFn = std::function<void(const TreePair&)>;
+// Walks `from` and `to` (either may be null) together, calling `fn` in path
+// order for every path that differs; with `unchanged`, for every other path
+// too. Subtrees with the same id on both sides are opened only with
+// `unchanged`. A file replaced by a folder (or back) is a delete and adds.
+Status walk_tree_pair(git_repository* repo, const git_tree* from, const git_tree* to, bool unchanged,
+                      const PairFn& fn);
 
 // Per-file stats with exact renames, for staging output and --show.
 Result<std::vector<FileStat>> file_stats(git_repository* repo, git_tree* from, git_tree* to);

@@ -9,6 +9,7 @@
 
 #include "git_util.h"
 #include "index_file.h"
+#include "proposal_internal.h"
 #include "view_internal.h"
 #include "worktree_status.h"
 #include "worktree_walk.h"
@@ -206,6 +207,43 @@ void mark_unchanged_from_worktree(std::vector<ViewEntry>& entries) {
     if (e.status == ChangeStatus::unchanged && e.mode != kModeLink && e.mode != kModeGitlink) e.from_worktree = true;
 }
 
+// A view of one commit over another from one walk of the two trees side by
+// side: the folders the change does not touch are taken whole from the base
+// without comparing them, which libgit2's tree-to-tree diff plus a walk of
+// the whole base did twice.
+Result<std::vector<ViewEntry>> committed_view_entries(git_repository* repo, const std::string& base_commit,
+                                                      const std::string& pending_commit, bool changes_only) {
+  auto base_tree = tree_of(repo, base_commit);
+  if (!base_tree) return base_tree.error();
+  auto pending_tree = tree_of(repo, pending_commit);
+  if (!pending_tree) return pending_tree.error();
+  std::vector<ViewEntry> out;
+  auto st = proposal::walk_tree_pair(
+      repo, base_tree->get(), pending_tree->get(), /*unchanged=*/true, [&](const proposal::TreePair& p) {
+        if (!p.changed && changes_only && p.path.substr(0, 4) != ".ws/") return;
+        ViewEntry e;
+        e.path = std::string(p.path);
+        if (!p.changed) {
+          e.mode = p.new_mode;
+          e.blob_id = git::to_hex(*p.new_id);
+          e.base_blob_id = e.blob_id;
+        } else if (!p.new_id) {
+          e.status = ChangeStatus::deleted;
+          e.mode = p.old_mode;
+          e.blob_id = git::to_hex(*p.old_id);
+          e.base_blob_id = e.blob_id;
+        } else {
+          e.status = p.old_id ? ChangeStatus::modified : ChangeStatus::added;
+          e.mode = p.new_mode;
+          e.blob_id = git::to_hex(*p.new_id);
+          if (p.old_id) e.base_blob_id = git::to_hex(*p.old_id);
+        }
+        out.push_back(std::move(e));
+      });
+  if (!st) return st.error();
+  return out;
+}
+
 }  // namespace
 
 Result<std::string> parent_of(const Repository& repo, const std::string& commit_hex) {
@@ -269,6 +307,16 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
       detect_renames(entries);
       return View(std::move(entries), std::move(content), base_commit);
     }
+  }
+
+  if ((spec.source == ViewSource::rev || spec.source == ViewSource::proposal) && fast_status) {
+    auto entries = committed_view_entries(r, base_commit, pending_commit, spec.changes_only);
+    if (!entries) return entries.error();
+    git_odb* odb_raw = nullptr;
+    if (git_repository_odb(&odb_raw, r) < 0) return git::error(Errc::environment, "cannot open the object database");
+    auto content = std::make_shared<GitContentSource>(odb_raw, root, size_cap);
+    detect_renames(*entries);
+    return View(std::move(entries).value(), std::move(content), base_commit);
   }
 
   auto base_entries = repo.commit_entries(base_commit, spec.changes_only ? ".ws/" : "");
