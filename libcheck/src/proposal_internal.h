@@ -68,6 +68,23 @@ Status walk_tree_pair(git_repository* repo, const git_tree* from, const git_tree
 // Per-file stats with exact renames, for staging output and --show.
 Result<std::vector<FileStat>> file_stats(git_repository* repo, git_tree* from, git_tree* to);
 
+// Per-file stats of a view's changes, computed from the bytes themselves
+// (`contents[i]` holds the new bytes of `changes[i]`; base bytes are read
+// from the object database) rather than by diffing two whole trees.
+// `base_tree` gives the base mode of a modified file. With
+// `with_attributes`, each file's diff driver is looked up in the
+// attributes (which makes libgit2 read the whole index); without, binary
+// files are told by their content, as git does for a path no attribute names.
+Result<std::vector<FileStat>> change_stats(git_repository* repo, git_tree* base_tree,
+                                           const std::vector<const ViewEntry*>& changes,
+                                           const std::vector<std::string>& contents, bool with_attributes);
+
+// Whether any gitattributes file could name a path of `view`: one in the
+// view itself (a .gitattributes at any depth, deleted ones included), the
+// repository's info/attributes, the global or the system file, or a
+// configured core.attributesFile.
+bool attributes_may_apply(git_repository* repo, const View& view);
+
 // Checks a changed entry against the proposal policy: path rules, no
 // symlink or submodule modes, nothing under .secrets/.
 std::optional<std::string> refuse_entry(std::string_view path, std::uint32_t mode,

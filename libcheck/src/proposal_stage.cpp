@@ -173,9 +173,14 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
   if (rc < 0) return git::error(Errc::environment, "cannot update " + current_ref);
   git_reference_free(raw);
 
-  auto stats = file_stats(repo, base.empty() ? nullptr : start.get(), tree.get());
+  // From the bytes already in hand, path by path: a diff of the two whole
+  // trees would walk every folder the changes touch, and its attribute
+  // lookups would read the whole index.
+  auto stats = change_stats(repo, base.empty() ? nullptr : start.get(), changes, contents,
+                            attributes_may_apply(repo, view));
   if (!stats) return stats.error();
   out.files = std::move(stats).value();
+  out.stat = stat_text(out.files);
   return out;
 }
 

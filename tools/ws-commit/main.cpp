@@ -74,7 +74,6 @@ int main(int argc, char** argv) {
 
   auto staged = ws::stage_proposal(*workspace, o.message);
   if (!staged) return wscli::report_error(kTool, staged.error());
-  auto shown = ws::show_proposal(*workspace->repo, staged->id);
 
   if (o.common.json) {
     nlohmann::json files = nlohmann::json::array();
@@ -92,6 +91,6 @@ int main(int argc, char** argv) {
   fmt::print("session  {}\n", workspace->session);
   fmt::print("base     {}\n", staged->base.empty() ? "(none: unborn branch)" : staged->base);
   if (!staged->superseded.empty()) fmt::print("supersedes {}\n", staged->superseded);
-  if (shown) fmt::print("{}", shown->stat);
+  fmt::print("{}", staged->stat);
   return wscli::kExitOk;
 }
