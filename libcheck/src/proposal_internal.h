@@ -68,6 +68,19 @@ Status walk_tree_pair(git_repository* repo, const git_tree* from, const git_tree
 // Per-file stats with exact renames, for staging output and --show.
 Result<std::vector<FileStat>> file_stats(git_repository* repo, git_tree* from, git_tree* to);
 
+// One path of a tree to write: a blob to add or replace, or a removal.
+struct TreeEdit {
+  std::string path;
+  bool remove = false;
+  git_oid id{};
+  std::uint32_t mode = 0;
+};
+// Writes `base` (null: the empty tree) with `edits` applied and returns the
+// new root's id. Only the folders the edits touch are written: each from the
+// base folder's entries and its edits, its untouched subfolders kept by id.
+// A folder left empty is dropped. Paths must have passed the policy.
+Result<git_oid> write_edited_tree(git_repository* repo, const git_tree* base, std::vector<TreeEdit> edits);
+
 // Per-file stats of a view's changes, computed from the bytes themselves
 // (`contents[i]` holds the new bytes of `changes[i]`; base bytes are read
 // from the object database) rather than by diffing two whole trees.
