@@ -64,6 +64,11 @@ Result<std::string> write_commit(git_repository* repo, const git_signature* auth
 // The index follows the new commit for the applied paths only; the working
 // tree is never written, so edits made after staging stay pending.
 Status update_index(git_repository* repo, const std::vector<TreeChange>& changes) {
+  std::string path = git_repository_path(repo);
+  if (!path.empty() && path.back() != '/') path += '/';
+  auto rewritten = update_index_file(path + "index", changes);
+  if (!rewritten) return rewritten.error();
+  if (*rewritten) return Ok{};
   git_index* raw = nullptr;
   if (git_repository_index(&raw, repo) < 0) return git::error(Errc::environment, "cannot open the index");
   git::Index index(raw);

@@ -461,3 +461,49 @@ TEST_CASE("ws-commit's diffstat follows .gitattributes as --show does", "[propos
   std::string stat = staged.out.substr(staged.out.find("\n docs/") + 1);
   CHECK(shown.out.substr(shown.out.size() - std::min(shown.out.size(), stat.size())) == stat);
 }
+
+TEST_CASE("the index follows an applied proposal whatever its version and extensions", "[proposal]") {
+  for (const char* version : {"2", "3", "4"}) {
+    INFO("index version " << version);
+    TempRepo repo;
+    seed_example(repo);
+    repo.write(".ws/config.json", "{\"unrouted\": \"ignore\"}\n");
+    repo.write("docs/a/b/keep.txt", "keep\n");
+    repo.write("docs/a/b/change.txt", "old\n");
+    repo.write("docs/gone.txt", "gone\n");
+    repo.write("docs/other/x.txt", "x\n");
+    repo.commit_all("notes");
+    repo.git({"update-index", "--index-version", version});
+    repo.git({"update-index", "--untracked-cache"});
+    repo.git({"write-tree"});  // a whole, valid cache tree
+    repo.write("docs/a/b/change.txt", "new\n");
+    repo.remove("docs/gone.txt");
+    repo.write("docs/a/new/added.txt", "added\n");
+    auto staged = ws(repo, "ws-commit", {"-m", "Notes"});
+    INFO(staged.err);
+    REQUIRE(staged.status == 0);
+    std::string id = proposal_id(staged);
+    // Staged by hand after the proposal: it must stay staged, untouched.
+    repo.write("docs/other/x.txt", "x staged\n");
+    repo.git({"add", "docs/other/x.txt"});
+    repo.write("docs/other/x.txt", "x staged\nthen edited\n");
+    std::string staged_x = repo.git({"ls-files", "-s", "docs/other/x.txt"});
+    auto applied = ws(repo, "ws-apply", {id});
+    INFO(applied.err);
+    REQUIRE(applied.status == 0);
+    CHECK(applied.err.empty());
+    // git reads the index back (checking its trailer), sees the applied
+    // paths at the new commit and the hand-staged one as it was.
+    CHECK(repo.git({"ls-files", "-s", "docs/other/x.txt"}) == staged_x);
+    CHECK(repo.git({"diff", "--cached", "--name-only", "main", "--", "docs/a", "docs/gone.txt"}) == "");
+    CHECK(repo.git({"ls-files", "docs/gone.txt"}) == "");
+    CHECK(repo.git({"ls-files", "-s", "docs/a/new/added.txt"}).find(rev(repo, "main:docs/a/new/added.txt")) !=
+          std::string::npos);
+    CHECK(repo.git({"status", "--porcelain"}) == "MM docs/other/x.txt\n");
+    // The cache tree claims nothing stale: written again, the index makes
+    // the new commit's tree plus the hand-staged file.
+    repo.git({"reset", "-q", "--", "docs/other/x.txt"});
+    CHECK(chomp(repo.git({"write-tree"})) == rev(repo, "main^{tree}"));
+    CHECK(fsck_clean(repo));
+  }
+}
