@@ -125,13 +125,6 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   }
 
   // 2. Every changed path and mode passes the proposal policy.
-  auto base_tree = commit_tree(r, info.base);
-  if (!base_tree) return base_tree.error();
-  auto prop_tree = commit_tree(r, info.id);
-  if (!prop_tree) return prop_tree.error();
-  auto changes = tree_changes(r, base_tree->get(), prop_tree->get());
-  if (!changes) return changes.error();
-  if (changes->empty()) return refused("proposal " + id7 + " changes nothing", info.id);
   // The workspace's own protected paths, as its base commit configures them.
   // Opened once: unless the proposal is rebased, the rebuild below checks
   // this same view.
@@ -147,6 +140,16 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
       proposed.emplace(std::move(w).value());
     }
   }
+  // Compared in the repository the view was read from, whose object cache
+  // already holds the trees the view walked.
+  git_repository* tr = proposed ? proposed->repo->raw() : r;
+  auto base_tree = commit_tree(tr, info.base);
+  if (!base_tree) return base_tree.error();
+  auto prop_tree = commit_tree(tr, info.id);
+  if (!prop_tree) return prop_tree.error();
+  auto changes = tree_changes(tr, base_tree->get(), prop_tree->get());
+  if (!changes) return changes.error();
+  if (changes->empty()) return refused("proposal " + id7 + " changes nothing", info.id);
   for (const auto& c : *changes) {
     std::uint32_t mode = c.status == GIT_DELTA_DELETED ? std::uint32_t{GIT_FILEMODE_BLOB} : c.new_mode;
     if (auto why = refuse_entry(c.path, mode, protected_paths))
