@@ -64,11 +64,15 @@ void detect_renames(std::vector<ViewEntry>& entries) {
     drop[it->second] = true;
     deleted.erase(it);
   }
-  std::vector<ViewEntry> kept;
-  kept.reserve(entries.size());
-  for (std::size_t i = 0; i < entries.size(); ++i)
-    if (!drop[i]) kept.push_back(std::move(entries[i]));
-  entries = std::move(kept);
+  // Compacted in place: a second vector of every entry would touch as much
+  // fresh memory again as the view itself.
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (drop[i]) continue;
+    if (kept != i) entries[kept] = std::move(entries[i]);
+    ++kept;
+  }
+  entries.resize(kept);
 }
 
 }  // namespace ws

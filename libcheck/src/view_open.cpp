@@ -207,6 +207,27 @@ void mark_unchanged_from_worktree(std::vector<ViewEntry>& entries) {
     if (e.status == ChangeStatus::unchanged && e.mode != kModeLink && e.mode != kModeGitlink) e.from_worktree = true;
 }
 
+// The blobs (and links, submodules) below `tree`.
+Result<std::size_t> count_blobs(git_repository* repo, const git_tree* tree, int depth) {
+  if (depth > 512) return make_error(Errc::invalid, "tree nested too deeply");
+  std::size_t n = 0;
+  for (std::size_t i = 0, count = git_tree_entrycount(tree); i < count; ++i) {
+    const git_tree_entry* e = git_tree_entry_byindex(tree, i);
+    if (git_tree_entry_type(e) != GIT_OBJECT_TREE) {
+      ++n;
+      continue;
+    }
+    git_tree* raw = nullptr;
+    if (git_tree_lookup(&raw, repo, git_tree_entry_id(e)) < 0)
+      return git::error(Errc::environment, "cannot read a tree");
+    git::Tree sub(raw);
+    auto below = count_blobs(repo, sub.get(), depth + 1);
+    if (!below) return below.error();
+    n += *below;
+  }
+  return n;
+}
+
 // A view of one commit over another from one walk of the two trees side by
 // side: the folders the change does not touch are taken whole from the base
 // without comparing them, which libgit2's tree-to-tree diff plus a walk of
@@ -218,6 +239,14 @@ Result<std::vector<ViewEntry>> committed_view_entries(git_repository* repo, cons
   auto pending_tree = tree_of(repo, pending_commit);
   if (!pending_tree) return pending_tree.error();
   std::vector<ViewEntry> out;
+  // Sized once for the whole view: growing it by doubling would move every
+  // entry several times into fresh memory. The count reads the trees the
+  // walk then finds in the object cache.
+  if (!changes_only && pending_tree->get()) {
+    auto blobs = count_blobs(repo, pending_tree->get(), 0);
+    if (!blobs) return blobs.error();
+    out.reserve(*blobs + *blobs / 8 + 16);  // and room for some deletes
+  }
   auto st = proposal::walk_tree_pair(
       repo, base_tree->get(), pending_tree->get(), /*unchanged=*/true, [&](const proposal::TreePair& p) {
         if (!p.changed && changes_only && p.path.substr(0, 4) != ".ws/") return;
