@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <optional>
 #include <cstring>
-#include <numeric>
 
 #include "proposal_internal.h"
 
