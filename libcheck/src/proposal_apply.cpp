@@ -64,6 +64,11 @@ Result<std::string> write_commit(git_repository* repo, const git_signature* auth
 // The index follows the new commit for the applied paths only; the working
 // tree is never written, so edits made after staging stay pending.
 Status update_index(git_repository* repo, const std::vector<TreeChange>& changes) {
+  std::string path = git_repository_path(repo);
+  if (!path.empty() && path.back() != '/') path += '/';
+  auto rewritten = update_index_file(path + "index", changes);
+  if (!rewritten) return rewritten.error();
+  if (*rewritten) return Ok{};
   git_index* raw = nullptr;
   if (git_repository_index(&raw, repo) < 0) return git::error(Errc::environment, "cannot open the index");
   git::Index index(raw);
@@ -120,22 +125,31 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   }
 
   // 2. Every changed path and mode passes the proposal policy.
-  auto base_tree = commit_tree(r, info.base);
-  if (!base_tree) return base_tree.error();
-  auto prop_tree = commit_tree(r, info.id);
-  if (!prop_tree) return prop_tree.error();
-  auto changes = tree_changes(r, base_tree->get(), prop_tree->get());
-  if (!changes) return changes.error();
-  if (changes->empty()) return refused("proposal " + id7 + " changes nothing", info.id);
   // The workspace's own protected paths, as its base commit configures them.
+  // Opened once: unless the proposal is rebased, the rebuild below checks
+  // this same view.
   std::vector<std::string> protected_paths;
+  std::optional<Workspace> proposed;
   {
     OpenOptions o = open;
     o.view = ViewSpec{ViewSource::rev, info.base.empty() ? "" : info.base, info.id, ""};
     if (info.base.empty()) o.view = ViewSpec{ViewSource::proposal, "", "", info.id};
     auto w = open_workspace(o);
-    if (w) protected_paths = w->config.protected_paths;
+    if (w) {
+      protected_paths = w->config.protected_paths;
+      proposed.emplace(std::move(w).value());
+    }
   }
+  // Compared in the repository the view was read from, whose object cache
+  // already holds the trees the view walked.
+  git_repository* tr = proposed ? proposed->repo->raw() : r;
+  auto base_tree = commit_tree(tr, info.base);
+  if (!base_tree) return base_tree.error();
+  auto prop_tree = commit_tree(tr, info.id);
+  if (!prop_tree) return prop_tree.error();
+  auto changes = tree_changes(tr, base_tree->get(), prop_tree->get());
+  if (!changes) return changes.error();
+  if (changes->empty()) return refused("proposal " + id7 + " changes nothing", info.id);
   for (const auto& c : *changes) {
     std::uint32_t mode = c.status == GIT_DELTA_DELETED ? std::uint32_t{GIT_FILEMODE_BLOB} : c.new_mode;
     if (auto why = refuse_entry(c.path, mode, protected_paths))
@@ -186,12 +200,16 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
 
   // 4. Rebuilt through the same readers, against the base it will land on.
   {
-    OpenOptions o = open;
-    o.view = ViewSpec{ViewSource::rev, new_parent, candidate, ""};
-    if (new_parent.empty()) o.view = ViewSpec{ViewSource::proposal, "", "", candidate};
-    auto w = open_workspace(o);
-    if (!w) return w.error();
-    RebuildVerdict v = rebuild_clean(*w);
+    if (rebased || !proposed) {
+      proposed.reset();
+      OpenOptions o = open;
+      o.view = ViewSpec{ViewSource::rev, new_parent, candidate, ""};
+      if (new_parent.empty()) o.view = ViewSpec{ViewSource::proposal, "", "", candidate};
+      auto w = open_workspace(o);
+      if (!w) return w.error();
+      proposed.emplace(std::move(w).value());
+    }
+    RebuildVerdict v = rebuild_clean(*proposed);
     if (!v.clean)
       return refused("proposal " + id7 + " does not build on " +
                          (new_parent.empty() ? std::string("an empty branch") : short_id(new_parent)) + ": " +

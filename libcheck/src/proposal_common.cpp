@@ -1,3 +1,8 @@
+#include <sys/stat.h>
+
+#include <cinttypes>
+#include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -121,28 +126,6 @@ Result<git::Tree> commit_tree(git_repository* repo, const std::string& commit_he
   return git::Tree(raw);
 }
 
-Result<std::vector<TreeChange>> tree_changes(git_repository* repo, git_tree* from, git_tree* to) {
-  git_diff_options opts;
-  git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-  opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_DISABLE_PATHSPEC_MATCH;
-  git_diff* raw = nullptr;
-  if (git_diff_tree_to_tree(&raw, repo, from, to, &opts) < 0)
-    return git::error(Errc::environment, "cannot compare trees");
-  git::Diff diff(raw);
-  std::vector<TreeChange> out;
-  for (std::size_t i = 0, n = git_diff_num_deltas(diff.get()); i < n; ++i) {
-    const git_diff_delta* d = git_diff_get_delta(diff.get(), i);
-    TreeChange c;
-    c.path = d->status == GIT_DELTA_DELETED ? d->old_file.path : d->new_file.path;
-    c.status = d->status;
-    c.old_mode = d->old_file.mode;
-    c.new_mode = d->status == GIT_DELTA_DELETED ? 0 : d->new_file.mode;
-    if (d->status != GIT_DELTA_DELETED) c.new_id = git::to_hex(d->new_file.id);
-    out.push_back(std::move(c));
-  }
-  return out;
-}
-
 Result<std::vector<FileStat>> file_stats(git_repository* repo, git_tree* from, git_tree* to) {
   git_diff_options opts;
   git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
@@ -175,10 +158,240 @@ Result<std::vector<FileStat>> file_stats(git_repository* repo, git_tree* from, g
       git_patch_free(praw);
     }
     f.binary = (d->flags & GIT_DIFF_FLAG_BINARY) != 0;
+    f.old_mode = d->old_file.mode;
+    f.new_mode = d->new_file.mode;
+    f.old_size = d->old_file.size;
+    f.new_size = d->new_file.size;
     out.push_back(std::move(f));
   }
   return out;
 }
+
+Result<std::vector<FileStat>> change_stats(git_repository* repo, git_tree* base_tree,
+                                           const std::vector<const ViewEntry*>& changes,
+                                           const std::vector<std::string>& contents, bool with_attributes) {
+  git_diff_options opts;
+  git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+  std::vector<FileStat> out;
+  out.reserve(changes.size());
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    const ViewEntry& e = *changes[i];
+    FileStat f;
+    f.path = e.path;
+    f.status = e.status;
+    if (e.status == ChangeStatus::renamed) f.old_path = e.old_path;
+    // The base side: nothing for an add; for an exact rename, the same bytes.
+    git::Blob old_blob;
+    std::string_view old_bytes, new_bytes;
+    if (e.status != ChangeStatus::deleted) {
+      new_bytes = contents[i];
+      f.new_mode = e.mode;
+    }
+    if (e.status == ChangeStatus::renamed) {
+      old_bytes = new_bytes;
+      f.old_mode = e.mode;  // renames pair equal modes only
+    } else if (e.status == ChangeStatus::deleted || e.status == ChangeStatus::modified) {
+      const std::string& id = e.base_blob_id.empty() ? e.blob_id : e.base_blob_id;
+      git_oid oid;
+      git_blob* raw = nullptr;
+      if (!git::from_hex(id, oid) || git_blob_lookup(&raw, repo, &oid) < 0)
+        return git::error(Errc::environment, "cannot read the base of '" + e.path + "'");
+      old_blob.reset(raw);
+      old_bytes = std::string_view(static_cast<const char*>(git_blob_rawcontent(raw)),
+                                   static_cast<std::size_t>(git_blob_rawsize(raw)));
+      f.old_mode = e.mode;
+      if (e.status == ChangeStatus::modified && base_tree) {
+        git_tree_entry* te = nullptr;
+        if (git_tree_entry_bypath(&te, base_tree, e.path.c_str()) == 0) {
+          f.old_mode = static_cast<std::uint32_t>(git_tree_entry_filemode_raw(te));
+          git_tree_entry_free(te);
+        }
+      }
+    }
+    f.old_size = old_bytes.size();
+    f.new_size = new_bytes.size();
+    git_patch* praw = nullptr;
+    git::clear_error();
+    int rc;
+    if (!with_attributes) {
+      // Buffers carry no repository, so no attribute is looked up.
+      rc = git_patch_from_buffers(&praw, old_bytes.data(), old_bytes.size(), nullptr, new_bytes.data(),
+                                  new_bytes.size(), nullptr, &opts);
+    } else {
+      // Blobs do: their diff driver comes from the attributes, as in a tree diff.
+      git::Blob new_blob;
+      if (e.status != ChangeStatus::deleted) {
+        git_oid oid;
+        git_blob* raw = nullptr;
+        if (git_odb_hash(&oid, new_bytes.data(), new_bytes.size(), GIT_OBJECT_BLOB) < 0 ||
+            git_blob_lookup(&raw, repo, &oid) < 0)
+          return git::error(Errc::environment, "cannot read the new bytes of '" + e.path + "'");
+        new_blob.reset(raw);
+      }
+      if (e.status == ChangeStatus::renamed) {
+        git_blob* raw = nullptr;
+        if (git_blob_dup(&raw, new_blob.get()) < 0) return git::error(Errc::environment, "cannot copy a blob");
+        old_blob.reset(raw);
+      }
+      const std::string& from = f.old_path.empty() ? e.path : f.old_path;
+      rc = git_patch_from_blobs(&praw, old_blob.get(), from.c_str(), new_blob.get(), e.path.c_str(), &opts);
+    }
+    if (rc < 0) return git::error(Errc::environment, "cannot compare the bytes of '" + e.path + "'");
+    std::size_t ctx = 0, add = 0, del = 0;
+    git_patch_line_stats(&ctx, &add, &del, praw);
+    f.additions = add;
+    f.deletions = del;
+    f.binary = (git_patch_get_delta(praw)->flags & GIT_DIFF_FLAG_BINARY) != 0;
+    git_patch_free(praw);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+namespace {
+
+bool file_exists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// `name` in any folder of libgit2's search path for a configuration level.
+bool in_search_path(int level, const char* name) {
+  git_buf buf = GIT_BUF_INIT;
+  if (git_libgit2_opts(GIT_OPT_GET_SEARCH_PATH, level, &buf) < 0) return true;  // unknown: assume it may
+  std::string dirs(buf.ptr ? buf.ptr : "", buf.size);
+  git_buf_dispose(&buf);
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    std::size_t end = dirs.find(GIT_PATH_LIST_SEPARATOR, start);
+    if (end == std::string::npos) end = dirs.size();
+    std::string dir = dirs.substr(start, end - start);
+    if (!dir.empty() && file_exists(dir + "/" + name)) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool attributes_may_apply(git_repository* repo, const View& view) {
+  static constexpr std::string_view kName = ".gitattributes";
+  for (const auto& e : view.entries()) {
+    std::string_view p = e.path;
+    if (p.size() >= kName.size() && p.substr(p.size() - kName.size()) == kName &&
+        (p.size() == kName.size() || p[p.size() - kName.size() - 1] == '/'))
+      return true;
+  }
+  std::string common = git_repository_commondir(repo);
+  if (!common.empty() && common.back() != '/') common += '/';
+  if (file_exists(common + "info/attributes")) return true;
+  git_config* raw = nullptr;
+  if (git_repository_config_snapshot(&raw, repo) < 0) return true;
+  git::Config cfg(raw);
+  git_buf path = GIT_BUF_INIT;
+  bool configured = git_config_get_path(&path, cfg.get(), "core.attributesfile") == 0;
+  git_buf_dispose(&path);
+  if (configured) return true;
+  return in_search_path(GIT_CONFIG_LEVEL_XDG, "attributes") || in_search_path(GIT_CONFIG_LEVEL_SYSTEM, "gitattributes");
+}
+
+}  // namespace ws::proposal
+
+namespace ws {
+
+std::string stat_text(const std::vector<FileStat>& files) {
+  // Names as libgit2 keeps them in a delta: a delete or an add has the
+  // same path on both sides.
+  auto old_name = [](const FileStat& f) -> const std::string& { return f.old_path.empty() ? f.path : f.old_path; };
+  auto digits = [](std::size_t v) {
+    int n = 1;
+    for (std::size_t place = 10; v >= place; place *= 10) ++n;
+    return n;
+  };
+  std::size_t max_name = 0, max_filestat = 0, renames = 0, insertions = 0, deletions = 0;
+  for (const auto& f : files) {
+    std::size_t namelen = f.path.size();
+    if (old_name(f) != f.path) {
+      namelen += old_name(f).size();
+      ++renames;
+    }
+    max_name = std::max(max_name, namelen);
+    max_filestat = std::max(max_filestat, f.additions + f.deletions);
+    insertions += f.additions;
+    deletions += f.deletions;
+  }
+  int max_digits = digits(max_filestat + 1);
+  std::size_t width = 80;
+  if (width > max_name + static_cast<std::size_t>(max_digits) + 5) width -= max_name + max_digits + 5;
+  if (width < 7) width = 7;
+  if (width > max_filestat) width = 0;
+
+  std::string out;
+  char buf[64];
+  for (const auto& f : files) {
+    const std::string& from = old_name(f);
+    std::size_t padding;
+    if (from != f.path) {
+      padding = max_name - from.size() - f.path.size();
+      std::size_t common = 0;
+      for (std::size_t k = 0; k < from.size() && k < f.path.size(); ++k) {
+        if (from[k] == '/' && f.path[k] == '/') common = k + 1;
+        else if (from[k] != f.path[k]) break;
+      }
+      if (common && common <= INT_MAX)
+        out += " " + from.substr(0, common) + "{" + from.substr(common) + " => " + f.path.substr(common) + "}";
+      else
+        out += " " + from + " => " + f.path;
+    } else {
+      out += " " + f.path;
+      padding = max_name - f.path.size();
+      if (renames > 0) padding += 4;
+    }
+    out.append(padding, ' ');
+    out += " | ";
+    if (f.binary) {
+      std::snprintf(buf, sizeof buf, "Bin %" PRIu64 " -> %" PRIu64 " bytes", f.old_size, f.new_size);
+      out += buf;
+    } else {
+      std::size_t total = f.additions + f.deletions;
+      std::snprintf(buf, sizeof buf, "%*zu", max_digits, total);
+      out += buf;
+      if (total) {
+        out += ' ';
+        if (!width) {
+          out.append(f.additions, '+');
+          out.append(f.deletions, '-');
+        } else {
+          std::size_t full = (total * width + max_filestat / 2) / max_filestat;
+          std::size_t plus = full * f.additions / total;
+          std::size_t minus = full - plus;
+          out.append(std::max<std::size_t>(plus, 1), '+');
+          out.append(std::max<std::size_t>(minus, 1), '-');
+        }
+      }
+    }
+    out += '\n';
+  }
+  out += " " + std::to_string(files.size()) + " file" + (files.size() != 1 ? "s" : "") + " changed";
+  if (insertions || deletions == 0)
+    out += ", " + std::to_string(insertions) + " insertion" + (insertions != 1 ? "s" : "") + "(+)";
+  if (deletions || insertions == 0)
+    out += ", " + std::to_string(deletions) + " deletion" + (deletions != 1 ? "s" : "") + "(-)";
+  out += '\n';
+  for (const auto& f : files) {
+    if (f.old_mode == f.new_mode) continue;
+    if (f.old_mode == 0) std::snprintf(buf, sizeof buf, " create mode %06o ", f.new_mode);
+    else if (f.new_mode == 0) std::snprintf(buf, sizeof buf, " delete mode %06o ", f.old_mode);
+    else std::snprintf(buf, sizeof buf, " mode change %06o => %06o ", f.old_mode, f.new_mode);
+    out += buf;
+    out += (f.new_mode == 0 ? old_name(f) : f.path) + "\n";
+  }
+  return out;
+}
+
+}  // namespace ws
+
+namespace ws::proposal {
 
 std::optional<std::string> refuse_entry(std::string_view path, std::uint32_t mode,
                                         const std::vector<std::string>& protected_paths) {

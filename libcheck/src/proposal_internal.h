@@ -1,6 +1,7 @@
 // Shared by the proposal modules: ref names, message trailers, signatures, diffs.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,8 +47,63 @@ struct TreeChange {
 };
 Result<std::vector<TreeChange>> tree_changes(git_repository* repo, git_tree* from, git_tree* to);
 
+// A path of a walk over two trees: a blob, link or submodule on either side
+// (mode 0 and a null id where a side lacks it). `path` lives for the call only.
+struct TreePair {
+  std::string_view path;
+  std::uint32_t old_mode = 0;
+  std::uint32_t new_mode = 0;
+  const git_oid* old_id = nullptr;
+  const git_oid* new_id = nullptr;
+  bool changed = true;  // false: the same id and mode on both sides
+};
+using PairFn = std::function<void(const TreePair&)>;
+// Walks `from` and `to` (either may be null) together, calling `fn` in path
+// order for every path that differs; with `unchanged`, for every other path
+// too. Subtrees with the same id on both sides are opened only with
+// `unchanged`. A file replaced by a folder (or back) is a delete and adds.
+Status walk_tree_pair(git_repository* repo, const git_tree* from, const git_tree* to, bool unchanged,
+                      const PairFn& fn);
+
 // Per-file stats with exact renames, for staging output and --show.
 Result<std::vector<FileStat>> file_stats(git_repository* repo, git_tree* from, git_tree* to);
+
+// One path of a tree to write: a blob to add or replace, or a removal.
+struct TreeEdit {
+  std::string path;
+  bool remove = false;
+  git_oid id{};
+  std::uint32_t mode = 0;
+};
+// Writes `base` (null: the empty tree) with `edits` applied and returns the
+// new root's id. Only the folders the edits touch are written: each from the
+// base folder's entries and its edits, its untouched subfolders kept by id.
+// A folder left empty is dropped. Paths must have passed the policy.
+Result<git_oid> write_edited_tree(git_repository* repo, const git_tree* base, std::vector<TreeEdit> edits);
+
+// Rewrites the index file at `index_path` so that `changes` (sorted by
+// path) hold there: a changed path gets the new blob with no stat data, a
+// deleted one goes. false, with nothing written, when the file holds what
+// this rewrite leaves to libgit2 (see proposal_index.cpp); an error when
+// the index is locked or cannot be written.
+Result<bool> update_index_file(const std::string& index_path, const std::vector<TreeChange>& changes);
+
+// Per-file stats of a view's changes, computed from the bytes themselves
+// (`contents[i]` holds the new bytes of `changes[i]`; base bytes are read
+// from the object database) rather than by diffing two whole trees.
+// `base_tree` gives the base mode of a modified file. With
+// `with_attributes`, each file's diff driver is looked up in the
+// attributes (which makes libgit2 read the whole index); without, binary
+// files are told by their content, as git does for a path no attribute names.
+Result<std::vector<FileStat>> change_stats(git_repository* repo, git_tree* base_tree,
+                                           const std::vector<const ViewEntry*>& changes,
+                                           const std::vector<std::string>& contents, bool with_attributes);
+
+// Whether any gitattributes file could name a path of `view`: one in the
+// view itself (a .gitattributes at any depth, deleted ones included), the
+// repository's info/attributes, the global or the system file, or a
+// configured core.attributesFile.
+bool attributes_may_apply(git_repository* repo, const View& view);
 
 // Checks a changed entry against the proposal policy: path rules, no
 // symlink or submodule modes, nothing under .secrets/.

@@ -11,19 +11,6 @@ namespace ws {
 
 using namespace proposal;
 
-namespace {
-
-Result<std::string> empty_tree(git_repository* repo) {
-  git_treebuilder* raw = nullptr;
-  if (git_treebuilder_new(&raw, repo, nullptr) < 0) return git::error(Errc::environment, "cannot build a tree");
-  git::TreeBuilder tb(raw);
-  git_oid oid;
-  if (git_treebuilder_write(&oid, tb.get()) < 0) return git::error(Errc::environment, "cannot write a tree");
-  return git::to_hex(oid);
-}
-
-}  // namespace
-
 Result<StageResult> stage_proposal(const Workspace& ws, const std::string& message) {
   git_repository* repo = ws.repo->raw();
   const View& view = ws.view;
@@ -57,31 +44,25 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
   if (ws.root) {
     if (auto st = ws.root->verify_unchanged(); !st) return st.error();
   }
-  std::vector<git_tree_update> updates;
-  std::vector<std::string> paths;  // owns the strings updates point into
-  paths.reserve(changes.size() * 2);
+  std::vector<TreeEdit> edits;
+  edits.reserve(changes.size() * 2);
   for (std::size_t i = 0; i < changes.size(); ++i) {
     const ViewEntry& e = *changes[i];
     if (e.status != ChangeStatus::deleted) {
-      git_oid id;
+      TreeEdit t;
       git::clear_error();
-      if (git_blob_create_from_buffer(&id, repo, contents[i].data(), contents[i].size()) < 0)
+      if (git_blob_create_from_buffer(&t.id, repo, contents[i].data(), contents[i].size()) < 0)
         return git::error(Errc::environment, "cannot write blob for '" + e.path + "'");
-      paths.push_back(e.path);
-      git_tree_update u{};
-      u.action = GIT_TREE_UPDATE_UPSERT;
-      u.id = id;
-      u.filemode = e.mode == kModeExec ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
-      u.path = paths.back().c_str();
-      updates.push_back(u);
+      t.path = e.path;
+      t.mode = e.mode == kModeExec ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+      edits.push_back(std::move(t));
     }
     const std::string& gone = e.status == ChangeStatus::deleted ? e.path : e.old_path;
     if (!gone.empty()) {
-      paths.push_back(gone);
-      git_tree_update u{};
-      u.action = GIT_TREE_UPDATE_REMOVE;
-      u.path = paths.back().c_str();
-      updates.push_back(u);
+      TreeEdit t;
+      t.path = gone;
+      t.remove = true;
+      edits.push_back(std::move(t));
     }
   }
 
@@ -89,21 +70,13 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
   auto base_tree = commit_tree(repo, base);
   if (!base_tree) return base_tree.error();
   git::Tree start = std::move(base_tree).value();
-  if (!start) {
-    auto empty = empty_tree(repo);
-    if (!empty) return empty.error();
-    git_oid eid;
-    git::from_hex(*empty, eid);
-    git_tree* raw = nullptr;
-    if (git_tree_lookup(&raw, repo, &eid) < 0) return git::error(Errc::environment, "cannot read the empty tree");
-    start.reset(raw);
-  }
-  git_oid tree_id;
-  git::clear_error();
-  if (git_tree_create_updated(&tree_id, repo, start.get(), updates.size(), updates.data()) < 0)
-    return git::error(Errc::environment, "cannot write the proposal tree");
+  // Only the folders holding a change are written; git_tree_create_updated
+  // copied each into a tree builder, sorted it and checked every entry's
+  // object exists before writing it.
+  auto tree_id = write_edited_tree(repo, start.get(), std::move(edits));
+  if (!tree_id) return tree_id.error();
   git_tree* traw = nullptr;
-  if (git_tree_lookup(&traw, repo, &tree_id) < 0) return git::error(Errc::environment, "cannot read the proposal tree");
+  if (git_tree_lookup(&traw, repo, &*tree_id) < 0) return git::error(Errc::environment, "cannot read the proposal tree");
   git::Tree tree(traw);
 
   auto author = signature(repo, "AUTHOR");
@@ -173,9 +146,14 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
   if (rc < 0) return git::error(Errc::environment, "cannot update " + current_ref);
   git_reference_free(raw);
 
-  auto stats = file_stats(repo, base.empty() ? nullptr : start.get(), tree.get());
+  // From the bytes already in hand, path by path: a diff of the two whole
+  // trees would walk every folder the changes touch, and its attribute
+  // lookups would read the whole index.
+  auto stats = change_stats(repo, start.get(), changes, contents,
+                            attributes_may_apply(repo, view));
   if (!stats) return stats.error();
   out.files = std::move(stats).value();
+  out.stat = stat_text(out.files);
   return out;
 }
 

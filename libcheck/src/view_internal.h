@@ -16,7 +16,8 @@ inline bool is_secret_path(std::string_view p) { return p.substr(0, 9) == ".secr
 
 // open_view; with `fast_status` false, a working-tree view is always
 // computed by libgit2 (git_diff_tree_to_workdir_with_index), never by
-// worktree_status().
+// worktree_status(), and a rev or proposal view by git_diff_tree_to_tree
+// over a walk of the whole base, never by walking the two trees together.
 Result<View> open_view_with(const Repository& repo, std::shared_ptr<const WorkspaceRoot> root,
                             const ViewSpec& spec, std::uint64_t size_cap, bool fast_status);
 

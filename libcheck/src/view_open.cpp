@@ -9,6 +9,7 @@
 
 #include "git_util.h"
 #include "index_file.h"
+#include "proposal_internal.h"
 #include "view_internal.h"
 #include "worktree_status.h"
 #include "worktree_walk.h"
@@ -206,6 +207,72 @@ void mark_unchanged_from_worktree(std::vector<ViewEntry>& entries) {
     if (e.status == ChangeStatus::unchanged && e.mode != kModeLink && e.mode != kModeGitlink) e.from_worktree = true;
 }
 
+// The blobs (and links, submodules) below `tree`.
+Result<std::size_t> count_blobs(git_repository* repo, const git_tree* tree, int depth) {
+  if (depth > 512) return make_error(Errc::invalid, "tree nested too deeply");
+  std::size_t n = 0;
+  for (std::size_t i = 0, count = git_tree_entrycount(tree); i < count; ++i) {
+    const git_tree_entry* e = git_tree_entry_byindex(tree, i);
+    if (git_tree_entry_type(e) != GIT_OBJECT_TREE) {
+      ++n;
+      continue;
+    }
+    git_tree* raw = nullptr;
+    if (git_tree_lookup(&raw, repo, git_tree_entry_id(e)) < 0)
+      return git::error(Errc::environment, "cannot read a tree");
+    git::Tree sub(raw);
+    auto below = count_blobs(repo, sub.get(), depth + 1);
+    if (!below) return below.error();
+    n += *below;
+  }
+  return n;
+}
+
+// A view of one commit over another from one walk of the two trees side by
+// side: the folders the change does not touch are taken whole from the base
+// without comparing them, which libgit2's tree-to-tree diff plus a walk of
+// the whole base did twice.
+Result<std::vector<ViewEntry>> committed_view_entries(git_repository* repo, const std::string& base_commit,
+                                                      const std::string& pending_commit, bool changes_only) {
+  auto base_tree = tree_of(repo, base_commit);
+  if (!base_tree) return base_tree.error();
+  auto pending_tree = tree_of(repo, pending_commit);
+  if (!pending_tree) return pending_tree.error();
+  std::vector<ViewEntry> out;
+  // Sized once for the whole view: growing it by doubling would move every
+  // entry several times into fresh memory. The count reads the trees the
+  // walk then finds in the object cache.
+  if (!changes_only && pending_tree->get()) {
+    auto blobs = count_blobs(repo, pending_tree->get(), 0);
+    if (!blobs) return blobs.error();
+    out.reserve(*blobs + *blobs / 8 + 16);  // and room for some deletes
+  }
+  auto st = proposal::walk_tree_pair(
+      repo, base_tree->get(), pending_tree->get(), /*unchanged=*/true, [&](const proposal::TreePair& p) {
+        if (!p.changed && changes_only && p.path.substr(0, 4) != ".ws/") return;
+        ViewEntry e;
+        e.path = std::string(p.path);
+        if (!p.changed) {
+          e.mode = p.new_mode;
+          e.blob_id = git::to_hex(*p.new_id);
+          e.base_blob_id = e.blob_id;
+        } else if (!p.new_id) {
+          e.status = ChangeStatus::deleted;
+          e.mode = p.old_mode;
+          e.blob_id = git::to_hex(*p.old_id);
+          e.base_blob_id = e.blob_id;
+        } else {
+          e.status = p.old_id ? ChangeStatus::modified : ChangeStatus::added;
+          e.mode = p.new_mode;
+          e.blob_id = git::to_hex(*p.new_id);
+          if (p.old_id) e.base_blob_id = git::to_hex(*p.old_id);
+        }
+        out.push_back(std::move(e));
+      });
+  if (!st) return st.error();
+  return out;
+}
+
 }  // namespace
 
 Result<std::string> parent_of(const Repository& repo, const std::string& commit_hex) {
@@ -270,6 +337,16 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
       auto snapshot = std::make_shared<detail::SnapshotContentSource>(std::move(content), std::move(status->kept));
       return View(std::move(entries), std::move(snapshot), base_commit);
     }
+  }
+
+  if ((spec.source == ViewSource::rev || spec.source == ViewSource::proposal) && fast_status) {
+    auto entries = committed_view_entries(r, base_commit, pending_commit, spec.changes_only);
+    if (!entries) return entries.error();
+    git_odb* odb_raw = nullptr;
+    if (git_repository_odb(&odb_raw, r) < 0) return git::error(Errc::environment, "cannot open the object database");
+    auto content = std::make_shared<GitContentSource>(odb_raw, root, size_cap);
+    detect_renames(*entries);
+    return View(std::move(entries).value(), std::move(content), base_commit);
   }
 
   auto base_entries = repo.commit_entries(base_commit, spec.changes_only ? ".ws/" : "");

@@ -384,3 +384,126 @@ TEST_CASE("SIGKILL at random points of ws-apply leaves the branch old or new", "
   INFO("landed before the kill: " << landed);
   CHECK(fsck_clean(repo));
 }
+
+TEST_CASE("ws-commit's diffstat, made from the changed files, is the one --show prints and git counts",
+          "[proposal]") {
+  TempRepo repo;
+  seed_example(repo);
+  repo.write(".ws/config.json", "{\"unrouted\": \"ignore\"}\n");
+  repo.write("docs/old.txt", "one\ntwo\nthree\n");
+  repo.write("docs/keep/moved.txt", "the same bytes\nunder another name\n");
+  repo.write("docs/run.sh", "#!/bin/sh\necho hi\n");
+  repo.write("docs/a/b/c/deep.txt", "1\n2\n3\n4\n");
+  repo.write("docs/logo.bin", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
+  repo.commit_all("notes beside the definitions");
+  const std::string base = rev(repo, "HEAD");
+
+  repo.remove("docs/old.txt");                                              // deleted
+  repo.remove("docs/keep/moved.txt");
+  repo.write("docs/keep/renamed/moved.txt", "the same bytes\nunder another name\n");  // renamed
+  repo.write("docs/a/b/c/deep.txt", "1\ntwo\n3\n4\n5\n");                  // modified, nested
+  repo.write("docs/a/b/new.txt", std::string(200, 'x') + "\n");            // added, nested
+  repo.write("docs/logo.bin", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\1", 18));  // binary
+  std::filesystem::permissions(std::filesystem::path(repo.path()) / "docs/run.sh",
+                               std::filesystem::perms::owner_exec, std::filesystem::perm_options::add);
+
+  auto staged = ws(repo, "ws-commit", {"-m", "Reorganise the notes"});
+  INFO(staged.err);
+  REQUIRE(staged.status == 0);
+  std::string id = proposal_id(staged);
+  std::string marker = "\nbase     " + base + "\n";
+  auto at = staged.out.find(marker);
+  REQUIRE(at != std::string::npos);
+  std::string stat = staged.out.substr(at + marker.size());
+  // The same text libgit2 renders from a diff of the two trees.
+  auto shown = ws(repo, "ws-apply", {"--show", id, "--stat"});
+  REQUIRE(shown.status == 0);
+  CHECK(shown.out.size() >= stat.size());
+  CHECK(shown.out.substr(shown.out.size() - std::min(shown.out.size(), stat.size())) == stat);
+  CHECK(stat.find(" docs/keep/{moved.txt => renamed/moved.txt} | 0\n") != std::string::npos);
+  CHECK(stat.find(" 6 files changed, ") != std::string::npos);
+  CHECK(stat.find(" delete mode 100644 docs/old.txt\n") != std::string::npos);
+  CHECK(stat.find(" create mode 100644 docs/a/b/new.txt\n") != std::string::npos);
+  CHECK(stat.find(" mode change 100644 => 100755 docs/run.sh\n") != std::string::npos);
+  CHECK(stat.find(" docs/logo.bin ") != std::string::npos);
+  CHECK(stat.find("| Bin 16 -> 18 bytes\n") != std::string::npos);
+
+  // And git's own counts, path by path (exact renames only, as ws pairs them).
+  std::string numstat = repo.git({"diff", "--numstat", "-M100%", base, id});
+  INFO(numstat);
+  CHECK(numstat.find("2\t1\tdocs/a/b/c/deep.txt\n") != std::string::npos);
+  CHECK(numstat.find("0\t3\tdocs/old.txt\n") != std::string::npos);
+  CHECK(numstat.find("1\t0\tdocs/a/b/new.txt\n") != std::string::npos);
+  CHECK(numstat.find("-\t-\tdocs/logo.bin\n") != std::string::npos);
+  CHECK(numstat.find("0\t0\tdocs/keep/{ => renamed}/moved.txt\n") != std::string::npos);
+  CHECK(numstat.find("0\t0\tdocs/run.sh\n") != std::string::npos);
+  CHECK(stat.find(" docs/a/b/c/deep.txt                                | 3 ++-\n") != std::string::npos);
+  CHECK(stat.find(" docs/old.txt                                       | 3 ---\n") != std::string::npos);
+  CHECK(stat.find(" docs/a/b/new.txt                                   | 1 +\n") != std::string::npos);
+  CHECK(stat.find(" 6 files changed, 3 insertions(+), 4 deletions(-)\n") != std::string::npos);
+}
+
+TEST_CASE("ws-commit's diffstat follows .gitattributes as --show does", "[proposal]") {
+  TempRepo repo;
+  seed_example(repo);
+  repo.write(".ws/config.json", "{\"unrouted\": \"ignore\"}\n");
+  repo.write(".gitattributes", "*.dat -diff\n");
+  repo.write("docs/table.dat", "a\nb\n");
+  repo.commit_all("a table git must not diff");
+  repo.write("docs/table.dat", "a\nb\nc\n");
+  repo.write("docs/plain.txt", "text\n");
+  auto staged = ws(repo, "ws-commit", {"-m", "Grow the table"});
+  INFO(staged.err);
+  REQUIRE(staged.status == 0);
+  CHECK(staged.out.find(" docs/table.dat | Bin 4 -> 6 bytes\n") != std::string::npos);
+  auto shown = ws(repo, "ws-apply", {"--show", proposal_id(staged), "--stat"});
+  REQUIRE(shown.status == 0);
+  std::string stat = staged.out.substr(staged.out.find("\n docs/") + 1);
+  CHECK(shown.out.substr(shown.out.size() - std::min(shown.out.size(), stat.size())) == stat);
+}
+
+TEST_CASE("the index follows an applied proposal whatever its version and extensions", "[proposal]") {
+  for (const char* version : {"2", "3", "4"}) {
+    INFO("index version " << version);
+    TempRepo repo;
+    seed_example(repo);
+    repo.write(".ws/config.json", "{\"unrouted\": \"ignore\"}\n");
+    repo.write("docs/a/b/keep.txt", "keep\n");
+    repo.write("docs/a/b/change.txt", "old\n");
+    repo.write("docs/gone.txt", "gone\n");
+    repo.write("docs/other/x.txt", "x\n");
+    repo.commit_all("notes");
+    repo.git({"update-index", "--index-version", version});
+    repo.git({"update-index", "--untracked-cache"});
+    repo.git({"write-tree"});  // a whole, valid cache tree
+    repo.write("docs/a/b/change.txt", "new\n");
+    repo.remove("docs/gone.txt");
+    repo.write("docs/a/new/added.txt", "added\n");
+    auto staged = ws(repo, "ws-commit", {"-m", "Notes"});
+    INFO(staged.err);
+    REQUIRE(staged.status == 0);
+    std::string id = proposal_id(staged);
+    // Staged by hand after the proposal: it must stay staged, untouched.
+    repo.write("docs/other/x.txt", "x staged\n");
+    repo.git({"add", "docs/other/x.txt"});
+    repo.write("docs/other/x.txt", "x staged\nthen edited\n");
+    std::string staged_x = repo.git({"ls-files", "-s", "docs/other/x.txt"});
+    auto applied = ws(repo, "ws-apply", {id});
+    INFO(applied.err);
+    REQUIRE(applied.status == 0);
+    CHECK(applied.err.empty());
+    // git reads the index back (checking its trailer), sees the applied
+    // paths at the new commit and the hand-staged one as it was.
+    CHECK(repo.git({"ls-files", "-s", "docs/other/x.txt"}) == staged_x);
+    CHECK(repo.git({"diff", "--cached", "--name-only", "main", "--", "docs/a", "docs/gone.txt"}) == "");
+    CHECK(repo.git({"ls-files", "docs/gone.txt"}) == "");
+    CHECK(repo.git({"ls-files", "-s", "docs/a/new/added.txt"}).find(rev(repo, "main:docs/a/new/added.txt")) !=
+          std::string::npos);
+    CHECK(repo.git({"status", "--porcelain"}) == "MM docs/other/x.txt\n");
+    // The cache tree claims nothing stale: written again, the index makes
+    // the new commit's tree plus the hand-staged file.
+    repo.git({"reset", "-q", "--", "docs/other/x.txt"});
+    CHECK(chomp(repo.git({"write-tree"})) == rev(repo, "main^{tree}"));
+    CHECK(fsck_clean(repo));
+  }
+}

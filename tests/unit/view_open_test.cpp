@@ -8,6 +8,7 @@
 #include "libcheck/view.h"
 #include "libcheck/workspace_root.h"
 #include "support/temp_repo.h"
+#include "view_internal.h"
 
 using ws::ChangeStatus;
 using ws::ViewEntry;
@@ -94,4 +95,74 @@ TEST_CASE("a changes-only view holds the full view's changes and the base's .ws/
   range_only.base = second;
   range_only.rev = first;
   CHECK(view_lines(repo, range_only, false) == view_lines(repo, range, true));  // no .ws/ in that base
+}
+
+namespace {
+
+// Every field of every entry of a committed view, the way open_view computes
+// it (`fast`: walking the two trees together) or the way libgit2 does.
+std::vector<std::string> committed_lines(const wstest::TempRepo& repo, ws::ViewSpec spec, bool fast) {
+  auto r = ws::Repository::open(repo.path());
+  REQUIRE(r.ok());
+  auto v = ws::detail::open_view_with(*r, nullptr, spec, 1u << 20, fast);
+  REQUIRE(v.ok());
+  std::vector<std::string> out;
+  for (const auto& e : v->entries())
+    out.push_back(describe(e) + " size=" + std::to_string(e.size) + (e.from_worktree ? " wt" : ""));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a rev or proposal view from the two trees walked together equals libgit2's diff", "[view]") {
+  wstest::TempRepo repo;
+  repo.write(".ws/config.json", "{\"unrouted\": \"warning\"}\n");
+  repo.write("agents/AGa.json", "{\"name\": \"A\"}\n");
+  repo.write("agents/AGb.json", "{\"name\": \"B\"}\n");
+  repo.write("agents/deep/er/AGc.json", "{\"name\": \"C\"}\n");
+  repo.write("agents/deep/er/AGmove.json", "{\"name\": \"Move\"}\n");
+  repo.write("agents/same/AGs.json", "{\"name\": \"S\"}\n");
+  repo.write("agents-x.json", "{}\n");
+  repo.write("swap", "a file that becomes a folder\n");
+  repo.write("tools/run.sh", "#!/bin/sh\n");
+  repo.write("tasks/gone/TKg.json", "{\"name\": \"G\"}\n");
+  const std::string first = repo.commit_all("base");
+  repo.write("agents/AGa.json", "{\"name\": \"A2\"}\n");                 // modified
+  repo.remove("agents/AGb.json");                                       // deleted
+  repo.write("agents/deep/er/AGnew.json", "{\"name\": \"New\"}\n");     // added, nested
+  repo.git({"mv", "agents/deep/er/AGmove.json", "agents/deep/AGmoved.json"});  // renamed across folders
+  repo.git({"update-index", "--chmod=+x", "tools/run.sh"});             // mode change only
+  repo.remove("swap");
+  repo.write("swap/inside.json", "{}\n");                               // file -> folder
+  repo.git({"rm", "-r", "-q", "tasks/gone"});                          // a whole folder deleted
+  repo.write("agents/deep/er/AGc.json", "{\"name\": \"C\"}\n\n");       // modified, deepest
+  repo.git({"add", "-A"});
+  repo.git({"update-index", "--chmod=+x", "tools/run.sh"});
+  const std::string second = repo.commit_all("second");
+
+  for (bool changes_only : {false, true}) {
+    INFO("changes_only " << changes_only);
+    ws::ViewSpec rev;
+    rev.source = ViewSource::rev;
+    rev.base = first;
+    rev.rev = second;
+    rev.changes_only = changes_only;
+    auto fast = committed_lines(repo, rev, true);
+    CHECK(fast == committed_lines(repo, rev, false));
+    CHECK(fast.size() >= 9);
+    // And backwards: adds become deletes, the folder becomes a file again.
+    rev.base = second;
+    rev.rev = first;
+    CHECK(committed_lines(repo, rev, true) == committed_lines(repo, rev, false));
+    // A proposal view: the commit over its parent; and a root commit over nothing.
+    ws::ViewSpec prop;
+    prop.source = ViewSource::proposal;
+    prop.proposal = second;
+    prop.changes_only = changes_only;
+    CHECK(committed_lines(repo, prop, true) == committed_lines(repo, prop, false));
+    prop.proposal = first;
+    auto root = committed_lines(repo, prop, true);
+    CHECK(root == committed_lines(repo, prop, false));
+    CHECK(root.size() == 10);
+  }
 }

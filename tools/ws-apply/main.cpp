@@ -176,5 +176,6 @@ int main(int argc, char** argv) {
                "applied paths: once no git is running, run 'git reset -q -- PATH...' on them (listed by "
                "'ws-apply --show {} --stat')\n",
                kTool, applied->index_error, o.id);
-  return wscli::kExitOk;
+  // Everything is written (branch, refs, index); only teardown is left.
+  wscli::exit_without_teardown(wscli::kExitOk);
 }

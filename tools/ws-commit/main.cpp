@@ -74,7 +74,6 @@ int main(int argc, char** argv) {
 
   auto staged = ws::stage_proposal(*workspace, o.message);
   if (!staged) return wscli::report_error(kTool, staged.error());
-  auto shown = ws::show_proposal(*workspace->repo, staged->id);
 
   if (o.common.json) {
     nlohmann::json files = nlohmann::json::array();
@@ -86,12 +85,14 @@ int main(int argc, char** argv) {
                      {"branch", staged->branch}, {"files", files}};
     j["supersedes"] = staged->superseded.empty() ? nlohmann::json() : nlohmann::json(staged->superseded);
     fmt::print("{}\n", j.dump());
-    return wscli::kExitOk;
+    wscli::exit_without_teardown(wscli::kExitOk);
   }
   fmt::print("proposal {}\n", staged->id);
   fmt::print("session  {}\n", workspace->session);
   fmt::print("base     {}\n", staged->base.empty() ? "(none: unborn branch)" : staged->base);
   if (!staged->superseded.empty()) fmt::print("supersedes {}\n", staged->superseded);
-  if (shown) fmt::print("{}", shown->stat);
-  return wscli::kExitOk;
+  fmt::print("{}", staged->stat);
+  // The proposal is written; freeing the view's 20,000 entries one by one
+  // would only delay the exit.
+  wscli::exit_without_teardown(wscli::kExitOk);
 }

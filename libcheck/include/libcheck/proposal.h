@@ -28,7 +28,16 @@ struct FileStat {
   std::size_t additions = 0;
   std::size_t deletions = 0;
   bool binary = false;
+  std::uint32_t old_mode = 0;  // 0 when added
+  std::uint32_t new_mode = 0;  // 0 when deleted
+  std::uint64_t old_size = 0;  // bytes, as git's "Bin A -> B bytes" shows them
+  std::uint64_t new_size = 0;
 };
+
+// git's --stat rendering of `files` (in the order given), with the summary
+// of created, deleted and mode-changed files: what libgit2 prints for
+// GIT_DIFF_STATS_FULL | GIT_DIFF_STATS_INCLUDE_SUMMARY at 80 columns.
+std::string stat_text(const std::vector<FileStat>& files);
 
 struct StageResult {
   std::string id;          // the proposal commit
@@ -36,6 +45,7 @@ struct StageResult {
   std::string branch;      // "refs/heads/main" (HEAD's branch when staged)
   std::string superseded;  // the session's previous proposal, now superseded
   std::vector<FileStat> files;
+  std::string stat;        // stat_text(files)
 };
 
 // Stages the view's changes as the session's proposal. The caller has built
