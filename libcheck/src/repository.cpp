@@ -8,6 +8,7 @@
 #include <git2/sys/repository.h>
 
 #include "git_util.h"
+#include "odb_pool.h"
 
 namespace ws {
 
@@ -30,14 +31,7 @@ int apply_git_environment(git_repository* repo) {
     git_odb* raw = nullptr;
     if (git_repository_odb(&raw, repo) < 0) return -1;
     git::Odb odb(raw);
-    if (objects && *objects && git_odb_add_disk_alternate(odb.get(), objects) < 0) return -1;
-    std::string_view list = alternates ? alternates : "";
-    while (!list.empty()) {
-      auto colon = list.find(':');
-      std::string one(list.substr(0, colon));
-      list = colon == std::string_view::npos ? std::string_view() : list.substr(colon + 1);
-      if (!one.empty() && git_odb_add_disk_alternate(odb.get(), one.c_str()) < 0) return -1;
-    }
+    if (detail::add_environment_objects(odb.get()) < 0) return -1;
   }
   const char* index_file = std::getenv("GIT_INDEX_FILE");
   if (index_file && *index_file && git_repository_is_bare(repo) != 1) {
