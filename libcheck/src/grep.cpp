@@ -245,6 +245,7 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
 
   GrepSummary summary;
   std::vector<Job> jobs;
+  jobs.reserve(view.entries().size());  // a Job is large: growing would move each one twice on average
   std::vector<bool> spec_hit(o.pathspecs.size(), false);
   for (const auto& e : view.entries()) {
     if (e.status == ChangeStatus::deleted) continue;

@@ -294,6 +294,14 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
   by_path.reserve(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i) by_path.emplace(entries[i].path, i);
 
+  if (spec.source == ViewSource::rev && pending_commit == base_commit) {
+    // A revision against itself (ws-grep --base) changes nothing, and
+    // libgit2 would still compare the two trees directory by directory.
+    auto content = content_of(r, root, size_cap);
+    if (!content) return content.error();
+    return View(std::move(entries), std::move(content).value(), base_commit);
+  }
+
   auto base_tree = tree_of(r, base_commit);
   if (!base_tree) return base_tree.error();
 
