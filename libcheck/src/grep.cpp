@@ -130,7 +130,9 @@ class Search {
     if (format_now) {
       detail::format_file(job.text, file_of(job), job.hits, o_, std::numeric_limits<std::size_t>::max());
       job.formatted = true;
-      job.bytes = std::string();
+      // Swapped out, not assigned: assigning an empty std::string keeps the
+      // old buffer, and every file's bytes would stay allocated to the end.
+      std::string().swap(job.bytes);
       job.hits = FileHits();
     }
   }
@@ -262,11 +264,10 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
       continue;
     }
     if (!o.kinds.empty() && (!kind || std::find(o.kinds.begin(), o.kinds.end(), kind->name) == o.kinds.end())) continue;
-    Job job;
+    Job& job = jobs.emplace_back();
     job.entry = &e;
     job.kind = kind;
     job.kind_label = kind ? kind->name : is_workspace_config_path(e.path) ? "config" : "unrouted";
-    jobs.push_back(std::move(job));
   }
   for (std::size_t i = 0; i < spec_hit.size(); ++i)
     if (!spec_hit[i])
@@ -329,7 +330,9 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
     else if (!lock.try_lock()) return;  // the holder prints; a file it missed waits for the next drain
     for (; next < jobs.size() && done[next].load(std::memory_order_acquire); ++next) {
       emit(jobs[next]);
-      jobs[next] = Job();  // this file's bytes and output are no longer needed
+      // This file's bytes and output are no longer needed. Moved out rather
+      // than assigned a fresh Job, which would keep their buffers.
+      { Job done_with = std::move(jobs[next]); }
     }
   };
   parallel_for(jobs.size(), [&](std::size_t i) {

@@ -290,10 +290,6 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
   auto base_entries = repo.commit_entries(base_commit, spec.changes_only ? ".ws/" : "");
   if (!base_entries) return base_entries.error();
   std::vector<ViewEntry> entries = std::move(base_entries).value();
-  std::unordered_map<std::string_view, std::size_t> by_path;
-  by_path.reserve(entries.size());
-  for (std::size_t i = 0; i < entries.size(); ++i) by_path.emplace(entries[i].path, i);
-
   if (spec.source == ViewSource::rev && pending_commit == base_commit) {
     // A revision against itself (ws-grep --base) changes nothing, and
     // libgit2 would still compare the two trees directory by directory.
@@ -301,6 +297,10 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
     if (!content) return content.error();
     return View(std::move(entries), std::move(content).value(), base_commit);
   }
+
+  std::unordered_map<std::string_view, std::size_t> by_path;
+  by_path.reserve(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) by_path.emplace(entries[i].path, i);
 
   auto base_tree = tree_of(r, base_commit);
   if (!base_tree) return base_tree.error();
