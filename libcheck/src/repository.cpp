@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string_view>
 
 #include <git2/sys/repository.h>
 
 #include "git_util.h"
 #include "odb_pool.h"
+#include "parallel.h"
 
 namespace ws {
 
@@ -115,15 +117,22 @@ int collect_entry(const char* root, const git_tree_entry* entry, void* payload) 
   auto* st = static_cast<WalkState*>(payload);
   git_object_t type = git_tree_entry_type(entry);
   if (type == GIT_OBJECT_TREE) return 0;
-  ViewEntry e;
-  e.path.reserve(st->prefix.size() + std::strlen(root) + std::strlen(git_tree_entry_name(entry)));
-  e.path.append(st->prefix).append(root).append(git_tree_entry_name(entry));
+  ViewEntry& e = st->out->emplace_back();
+  const char* name = git_tree_entry_name(entry);
+  e.path.reserve(st->prefix.size() + std::strlen(root) + std::strlen(name));
+  e.path.append(st->prefix).append(root).append(name);
   e.mode = static_cast<std::uint32_t>(git_tree_entry_filemode_raw(entry));
   e.blob_id = git::to_hex(*git_tree_entry_id(entry));
   e.base_blob_id = e.blob_id;
-  st->out->push_back(std::move(e));
   return 0;
 }
+
+// One entry of the walked tree's top level and what lies beneath it.
+struct Part {
+  const git_tree_entry* entry = nullptr;
+  std::vector<ViewEntry> out;
+  std::string error;  // libgit2's message, taken on the thread that failed
+};
 
 }  // namespace
 
@@ -153,9 +162,43 @@ Result<std::vector<ViewEntry>> Repository::commit_entries(const std::string& com
     if (rc < 0) return git::error(Errc::environment, "cannot read '" + dir + "' in " + commit_hex);
     tree = git::Tree(reinterpret_cast<git_tree*>(sub));
   }
-  WalkState st{&out, under};
-  if (git_tree_walk(tree.get(), GIT_TREEWALK_PRE, collect_entry, &st) < 0)
-    return git::error(Errc::environment, "cannot walk the tree of " + commit_hex);
+  // The folders of the top level are walked on all cores, each into a list
+  // of its own, and the lists joined in tree order: the order of one
+  // pre-order walk. At 20,000 definitions the walk (reading the trees, then
+  // three allocations and a hex id per file, on fresh pages) took 13 ms of
+  // the 20 ms before `ws-grep --base` starts searching.
+  std::vector<Part> parts(git_tree_entrycount(tree.get()));
+  std::vector<Part*> folders;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    Part& p = parts[i];
+    p.entry = git_tree_entry_byindex(tree.get(), i);
+    if (git_tree_entry_type(p.entry) == GIT_OBJECT_TREE) {
+      folders.push_back(&p);
+    } else {
+      WalkState st{&p.out, under};
+      collect_entry("", p.entry, &st);
+    }
+  }
+  parallel_for(folders.size(), [&](std::size_t k) {
+    Part& p = *folders[k];
+    git_object* sub = nullptr;
+    bool walked = git_tree_entry_to_object(&sub, repo_, p.entry) == 0;
+    git::Tree subtree(reinterpret_cast<git_tree*>(sub));
+    if (walked) {
+      std::string prefix = std::string(under) + git_tree_entry_name(p.entry) + "/";
+      p.out.reserve(git_tree_entrycount(subtree.get()));  // exact for a folder of files
+      WalkState st{&p.out, prefix};
+      walked = git_tree_walk(subtree.get(), GIT_TREEWALK_PRE, collect_entry, &st) == 0;
+    }
+    if (!walked) p.error = "cannot walk the tree of " + commit_hex + ": " + git::last_error();
+  });
+  std::size_t total = 0;
+  for (const Part& p : parts) {
+    if (!p.error.empty()) return make_error(Errc::environment, p.error);
+    total += p.out.size();
+  }
+  out.reserve(total);
+  for (Part& p : parts) std::move(p.out.begin(), p.out.end(), std::back_inserter(out));
   // A pre-order walk of git's tree order is already bytewise path order; the
   // check is linear, the sort only a safety net.
   auto by_path = [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; };
