@@ -22,16 +22,38 @@ int add_environment_objects(git_odb* odb) {
 OdbPool::OdbPool(git::Odb shared, std::string objects_dir)
     : shared_(std::move(shared)), objects_dir_(std::move(objects_dir)) {}
 
-Result<std::unique_ptr<OdbPool>> OdbPool::of(git_repository* repo) {
-  git_odb* raw = nullptr;
-  if (git_repository_odb(&raw, repo) < 0) return git::error(Errc::environment, "cannot open the object database");
-  git::Odb shared(raw);
+std::string objects_dir_of(git_repository* repo) {
   git_buf path = GIT_BUF_INIT;
   std::string objects;
   if (git_repository_item_path(&path, repo, GIT_REPOSITORY_ITEM_OBJECTS) == 0) objects.assign(path.ptr, path.size);
-  else git::clear_error();  // then every reader shares the repository's odb
+  else git::clear_error();
   git_buf_dispose(&path);
-  return std::make_unique<OdbPool>(std::move(shared), std::move(objects));
+  return objects;
+}
+
+// git_odb_open is what git_repository_odb does for the repository (its
+// objects directory, the loose and pack backends, objects/info/alternates);
+// the environment's objects are then added as Repository::open adds them.
+git::Odb open_object_database(const std::string& objects_dir) {
+  if (objects_dir.empty()) return nullptr;
+  git_odb* raw = nullptr;
+  if (git_odb_open(&raw, objects_dir.c_str()) < 0) {
+    git::clear_error();
+    return nullptr;
+  }
+  git::Odb odb(raw);
+  if (add_environment_objects(odb.get()) < 0) {
+    git::clear_error();
+    return nullptr;
+  }
+  return odb;
+}
+
+Result<std::unique_ptr<OdbPool>> OdbPool::of(git_repository* repo) {
+  git_odb* raw = nullptr;
+  if (git_repository_odb(&raw, repo) < 0) return git::error(Errc::environment, "cannot open the object database");
+  // Without the objects directory every reader shares the repository's odb.
+  return std::make_unique<OdbPool>(git::Odb(raw), objects_dir_of(repo));
 }
 
 OdbPool::Lease::~Lease() {
@@ -62,22 +84,6 @@ OdbPool::Lease OdbPool::borrow() const {
   return Lease(this, nullptr, shared_.get(), false);
 }
 
-// git_odb_open is what git_repository_odb does for the repository (its
-// objects directory, the loose and pack backends, objects/info/alternates);
-// the environment's objects are then added as Repository::open adds them.
-git::Odb OdbPool::open_another() const {
-  if (objects_dir_.empty()) return nullptr;
-  git_odb* raw = nullptr;
-  if (git_odb_open(&raw, objects_dir_.c_str()) < 0) {
-    git::clear_error();
-    return nullptr;
-  }
-  git::Odb odb(raw);
-  if (add_environment_objects(odb.get()) < 0) {
-    git::clear_error();
-    return nullptr;
-  }
-  return odb;
-}
+git::Odb OdbPool::open_another() const { return open_object_database(objects_dir_); }
 
 }  // namespace ws::detail

@@ -16,6 +16,15 @@ namespace ws::detail {
 // libgit2's return code: < 0 on failure.
 int add_environment_objects(git_odb* odb);
 
+// Where `repo` keeps its objects (a linked worktree's are the common
+// directory's); empty when libgit2 cannot say.
+std::string objects_dir_of(git_repository* repo);
+
+// An object database opened as the repository opens its own: git_odb_open
+// of `objects_dir` (the loose and pack backends, objects/info/alternates),
+// then the hook environment's objects; null on failure.
+git::Odb open_object_database(const std::string& objects_dir);
+
 // libgit2 1.5 holds an odb's mutex while it asks its backends for an object,
 // and the pack backend inflates inside that lock, so threads sharing one odb
 // read blobs one at a time (bench/DIAGNOSES.md, C8). libgit2 advises one

@@ -117,13 +117,15 @@ TEST_CASE("objects in a push's quarantine are read by every odb lent to a reader
   repo.write("agents/AGa.json", "{\"name\": \"A\"}\n");
   const std::string first = repo.commit_all("first");
   std::map<std::string, std::string> files{{"agents/AGa.json", "{\"name\": \"A\"}\n"}};
+  // Several folders, so that the tree walk runs on several threads too.
+  const char* folders[] = {"agents/AG", "tasks/TK", "skills/SK", "prompts/PR"};
   for (int i = 0; i < 40; ++i) {
-    std::string path = "agents/AGq" + std::to_string(i) + ".json";
+    std::string path = std::string(folders[i % 4]) + "q" + std::to_string(i) + ".json";
     files[path] = "{\"name\": \"Q" + std::to_string(i) + "\"}\n";
     repo.write(path, files[path]);
   }
   const std::string pushed = repo.commit_all("pushed");
-  const std::string blob = wstest::chomp(repo.git({"rev-parse", pushed + ":agents/AGq7.json"}));
+  const std::string blob = wstest::chomp(repo.git({"rev-parse", pushed + ":agents/AGq8.json"}));
 
   // As git receive-pack leaves them for the pre-receive hook: the pushed
   // objects only in the quarantine directory.
@@ -164,7 +166,7 @@ TEST_CASE("objects in a push's quarantine are read by every odb lent to a reader
       REQUIRE(git_odb_read(&raw, odb, &oid) == 0);
       ws::git::OdbObject obj(raw);
       CHECK(std::string(static_cast<const char*>(git_odb_object_data(obj.get())), git_odb_object_size(obj.get())) ==
-            files["agents/AGq7.json"]);
+            files["agents/AGq8.json"]);
     }
   }
   {
