@@ -171,7 +171,7 @@ Result<std::vector<ViewEntry>> Repository::commit_entries(const std::string& com
   // three allocations and a hex id per file, on fresh pages) took 13 ms of
   // the 20 ms before `ws-grep --base` starts searching. Each thread reads
   // trees through a repository handle of its own, as libgit2 asks (its
-  // objects are used from one thread at a time); this one through repo_.
+  // objects are used from one thread at a time), the calling one repo_.
   std::vector<Part> parts(git_tree_entrycount(tree.get()));
   std::vector<Part*> folders;
   for (std::size_t i = 0; i < parts.size(); ++i) {
