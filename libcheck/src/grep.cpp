@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <mutex>
 
 #include <git2.h>
@@ -71,19 +72,27 @@ Format format_of(const Kind* kind, std::string_view path) {
 
 enum class Outcome { searched, binary, link, hard_link, error };
 
-struct Job {
-  const ViewEntry* entry = nullptr;
-  const Kind* kind = nullptr;
-  std::string kind_label;
-  // Filled by the worker.
-  Outcome outcome = Outcome::searched;
-  Error error;
+// What a worker found in a file that has something to report, kept until
+// the file is printed.
+struct Found {
+  Error error;        // for Outcome::error
   std::string bytes;  // kept only while the file still has to be printed
   FileHits hits;
   std::string name;
-  std::size_t results = 0;
   std::string text;   // formatted output, when workers format
   bool formatted = false;
+};
+
+// One per file searched, all built on one thread before the search starts,
+// so kept small: most files match nothing and need no Found.
+struct Job {
+  const ViewEntry* entry = nullptr;
+  const Kind* kind = nullptr;
+  std::string_view kind_label;  // a kind's name (the pack outlives the search) or a literal
+  // Filled by the worker.
+  Outcome outcome = Outcome::searched;
+  std::size_t results = 0;
+  std::unique_ptr<Found> found;
 };
 
 class Search {
@@ -110,7 +119,10 @@ class Search {
       // entry, and so is a file with several hard links: both are links.
       const std::string& rule = bytes.error().rule;
       job.outcome = rule == "symlink" ? Outcome::link : rule == "hard-link" ? Outcome::hard_link : Outcome::error;
-      job.error = bytes.error();
+      if (job.outcome == Outcome::error) {
+        job.found = std::make_unique<Found>();
+        job.found->error = bytes.error();
+      }
       return;
     }
     std::string_view t = *bytes;
@@ -118,30 +130,34 @@ class Search {
       job.outcome = Outcome::binary;
       return;
     }
-    if (q_) structural(job, t);
-    else lines(job, t);
-    job.results = detail::result_count(job.hits, o_);
+    Found f;
+    if (q_) structural(job, f, t);
+    else lines(job, f, t);
+    job.results = detail::result_count(f.hits, o_);
     if (!job.results) return;
-    if (o_.json && job.name.empty() && job.kind && !job.kind->never_read) {
+    if (o_.json && f.name.empty() && job.kind && !job.kind->never_read) {
       Definition d = read_definition(*job.kind, e.path, t, kinds_);
-      if (d.has_name) job.name = d.name;
+      if (d.has_name) f.name = d.name;
     }
-    job.bytes = std::move(bytes).value();
+    f.bytes = std::move(bytes).value();
     if (format_now) {
-      detail::format_file(job.text, file_of(job), job.hits, o_, std::numeric_limits<std::size_t>::max());
-      job.formatted = true;
-      job.bytes = std::string();
-      job.hits = FileHits();
+      detail::format_file(f.text, file_of(job, f), f.hits, o_, std::numeric_limits<std::size_t>::max());
+      f.formatted = true;
+      // Swapped out, not assigned: assigning an empty std::string keeps the
+      // old buffer, and the file's bytes would stay allocated until printed.
+      std::string().swap(f.bytes);
+      f.hits = FileHits();
     }
+    job.found = std::make_unique<Found>(std::move(f));
   }
 
-  detail::GrepFile file_of(const Job& job) const {
-    return detail::GrepFile{job.entry->path, job.bytes, job.kind_label, job.name,
+  detail::GrepFile file_of(const Job& job, const Found& f) const {
+    return detail::GrepFile{job.entry->path, f.bytes, job.kind_label, f.name,
                             q_ ? std::string_view(q_->text) : std::string_view()};
   }
 
  private:
-  void lines(Job& job, std::string_view t) const {
+  void lines(const Job& job, Found& f, std::string_view t) const {
     SelectOptions so;
     so.invert = o_.invert;
     so.max_count = o_.max_count;
@@ -155,16 +171,16 @@ class Search {
     // one RE2 search over the whole buffer.
     if (!o_.in.empty() && m_.find(t, 0, t.size(), s, e)) classes = classify_syntax(format_of(job.kind, job.entry->path), t);
     so.classes = &classes;
-    job.hits = select_lines(m_, t, so);
+    f.hits = select_lines(m_, t, so);
   }
 
   // --ref / --defines: positions from the reader, optionally filtered by -e.
-  void structural(Job& job, std::string_view t) const {
+  void structural(const Job& job, Found& f, std::string_view t) const {
     const SymbolQuery& q = *q_;
     // Cheap rejection: the name must appear, unless an escape could spell it.
     if (t.find(q.name) == std::string_view::npos && t.find('\\') == std::string_view::npos) return;
     Definition d = read_definition(*job.kind, job.entry->path, t, kinds_);
-    if (d.has_name) job.name = d.name;
+    if (d.has_name) f.name = d.name;
     std::vector<MatchSpan> found;
     auto add = [&](const Span& s) { found.push_back({s.start_byte, std::max(s.start_byte, s.end_byte)}); };
     if (!o_.ref.empty()) {
@@ -195,10 +211,10 @@ class Search {
         std::size_t ms, me;
         if (m_.find(t, ls, le, ms, me) == o_.invert) continue;
       }
-      if (o_.max_count && job.hits.hits.size() >= *o_.max_count) break;
-      auto begin = static_cast<std::uint32_t>(job.hits.spans.size());
-      job.hits.spans.push_back({s.start, static_cast<std::uint32_t>(std::min<std::size_t>(s.end, le))});
-      job.hits.hits.push_back({line_no, static_cast<std::uint32_t>(ls), static_cast<std::uint32_t>(le), begin, 1, true});
+      if (o_.max_count && f.hits.hits.size() >= *o_.max_count) break;
+      auto begin = static_cast<std::uint32_t>(f.hits.spans.size());
+      f.hits.spans.push_back({s.start, static_cast<std::uint32_t>(std::min<std::size_t>(s.end, le))});
+      f.hits.hits.push_back({line_no, static_cast<std::uint32_t>(ls), static_cast<std::uint32_t>(le), begin, 1, true});
     }
   }
 
@@ -244,28 +260,44 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
   if (o.mode == GrepMode::files || o.mode == GrepMode::count) o.before = o.after = 0;
 
   GrepSummary summary;
+  const std::vector<ViewEntry>& entries = view.entries();
+  // Routing and the path policy are pure and cost about 1,600 instructions
+  // a path, before any file is read: they are computed on all cores, in
+  // chunks (a shared counter per path would cost more than it spreads),
+  // and the list below is then built in order as before.
+  std::vector<const Kind*> routed(entries.size());
+  std::vector<unsigned char> path_ok(entries.size());
+  constexpr std::size_t kChunk = 1024;
+  parallel_for((entries.size() + kChunk - 1) / kChunk, [&](std::size_t c) {
+    const PathPolicy policy = read_policy();
+    for (std::size_t i = c * kChunk; i < std::min(entries.size(), (c + 1) * kChunk); ++i) {
+      routed[i] = kinds.route(entries[i].path);
+      path_ok[i] = !check_path(entries[i].path, policy);
+    }
+  });
   std::vector<Job> jobs;
+  jobs.reserve(entries.size());
   std::vector<bool> spec_hit(o.pathspecs.size(), false);
-  for (const auto& e : view.entries()) {
+  for (std::size_t at = 0; at < entries.size(); ++at) {
+    const ViewEntry& e = entries[at];
     if (e.status == ChangeStatus::deleted) continue;
     bool matched = o.pathspecs.empty();
     for (std::size_t i = 0; i < o.pathspecs.size(); ++i)
       if (pathspec_matches(o.pathspecs[i], e.path)) matched = spec_hit[i] = true;
     if (!matched) continue;
-    const Kind* kind = kinds.route(e.path);
+    const Kind* kind = routed[at];
     // Secrets are dropped here, before anything could read them.
     if (is_secret(e.path, kind)) { ++summary.secrets_skipped; continue; }
     if (e.mode == kModeLink || e.mode == kModeGitlink) { summary.links_skipped.push_back(e.path); continue; }
-    if (auto rej = check_path(e.path, read_policy())) {
+    if (auto rej = path_ok[at] ? std::nullopt : check_path(e.path, read_policy())) {
       summary.errors.push_back(make_error(Errc::refused, rej->message(), e.path, path_rule_name(rej->rule)));
       continue;
     }
     if (!o.kinds.empty() && (!kind || std::find(o.kinds.begin(), o.kinds.end(), kind->name) == o.kinds.end())) continue;
-    Job job;
+    Job& job = jobs.emplace_back();
     job.entry = &e;
     job.kind = kind;
-    job.kind_label = kind ? kind->name : is_workspace_config_path(e.path) ? "config" : "unrouted";
-    jobs.push_back(std::move(job));
+    job.kind_label = kind ? std::string_view(kind->name) : is_workspace_config_path(e.path) ? "config" : "unrouted";
   }
   for (std::size_t i = 0; i < spec_hit.size(); ++i)
     if (!spec_hit[i])
@@ -293,7 +325,7 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
       case Outcome::binary: summary.binary_skipped.push_back(job.entry->path); return;
       case Outcome::link: summary.links_skipped.push_back(job.entry->path); return;
       case Outcome::hard_link: summary.hard_links_skipped.push_back(job.entry->path); return;
-      case Outcome::error: summary.errors.push_back(job.error); return;
+      case Outcome::error: summary.errors.push_back(job.found->error); return;
       case Outcome::searched: break;
     }
     if (search.may_hold(job.kind)) ++summary.files_searched;
@@ -303,12 +335,13 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
     if (o.max && printed >= o.max) { summary.omitted += job.results; return; }
     buffer.clear();
     if (separate && any_output) buffer += "--\n";
-    if (job.formatted) {
-      buffer += job.text;
+    const Found& f = *job.found;
+    if (f.formatted) {
+      buffer += f.text;
       printed += job.results;
     } else {
       std::size_t room = o.max ? o.max - printed : std::numeric_limits<std::size_t>::max();
-      std::size_t n = detail::format_file(buffer, search.file_of(job), job.hits, o, room);
+      std::size_t n = detail::format_file(buffer, search.file_of(job, f), f.hits, o, room);
       printed += n;
       summary.omitted += job.results - n;
     }
@@ -328,7 +361,7 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
     else if (!lock.try_lock()) return;  // the holder prints; a file it missed waits for the next drain
     for (; next < jobs.size() && done[next].load(std::memory_order_acquire); ++next) {
       emit(jobs[next]);
-      jobs[next] = Job();  // this file's bytes and output are no longer needed
+      jobs[next].found.reset();  // this file's bytes and output are no longer needed
     }
   };
   parallel_for(jobs.size(), [&](std::size_t i) {

@@ -1,13 +1,18 @@
 #include "libcheck/repository.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string_view>
+#include <thread>
 
 #include <git2/sys/repository.h>
 
 #include "git_util.h"
+#include "odb_pool.h"
+#include "parallel.h"
 
 namespace ws {
 
@@ -30,14 +35,7 @@ int apply_git_environment(git_repository* repo) {
     git_odb* raw = nullptr;
     if (git_repository_odb(&raw, repo) < 0) return -1;
     git::Odb odb(raw);
-    if (objects && *objects && git_odb_add_disk_alternate(odb.get(), objects) < 0) return -1;
-    std::string_view list = alternates ? alternates : "";
-    while (!list.empty()) {
-      auto colon = list.find(':');
-      std::string one(list.substr(0, colon));
-      list = colon == std::string_view::npos ? std::string_view() : list.substr(colon + 1);
-      if (!one.empty() && git_odb_add_disk_alternate(odb.get(), one.c_str()) < 0) return -1;
-    }
+    if (detail::add_environment_objects(odb.get()) < 0) return -1;
   }
   const char* index_file = std::getenv("GIT_INDEX_FILE");
   if (index_file && *index_file && git_repository_is_bare(repo) != 1) {
@@ -121,15 +119,23 @@ int collect_entry(const char* root, const git_tree_entry* entry, void* payload) 
   auto* st = static_cast<WalkState*>(payload);
   git_object_t type = git_tree_entry_type(entry);
   if (type == GIT_OBJECT_TREE) return 0;
-  ViewEntry e;
-  e.path.reserve(st->prefix.size() + std::strlen(root) + std::strlen(git_tree_entry_name(entry)));
-  e.path.append(st->prefix).append(root).append(git_tree_entry_name(entry));
+  ViewEntry& e = st->out->emplace_back();
+  const char* name = git_tree_entry_name(entry);
+  e.path.reserve(st->prefix.size() + std::strlen(root) + std::strlen(name));
+  e.path.append(st->prefix).append(root).append(name);
   e.mode = static_cast<std::uint32_t>(git_tree_entry_filemode_raw(entry));
   e.blob_id = git::to_hex(*git_tree_entry_id(entry));
   e.base_blob_id = e.blob_id;
-  st->out->push_back(std::move(e));
   return 0;
 }
+
+// One entry of the walked tree's top level and what lies beneath it.
+struct Part {
+  git_oid id;
+  std::string name;
+  std::vector<ViewEntry> out;
+  std::string error;  // libgit2's message, taken on the thread that failed
+};
 
 }  // namespace
 
@@ -159,9 +165,68 @@ Result<std::vector<ViewEntry>> Repository::commit_entries(const std::string& com
     if (rc < 0) return git::error(Errc::environment, "cannot read '" + dir + "' in " + commit_hex);
     tree = git::Tree(reinterpret_cast<git_tree*>(sub));
   }
-  WalkState st{&out, under};
-  if (git_tree_walk(tree.get(), GIT_TREEWALK_PRE, collect_entry, &st) < 0)
-    return git::error(Errc::environment, "cannot walk the tree of " + commit_hex);
+  // The folders of the top level are walked on all cores, each into a list
+  // of its own, and the lists joined in tree order: the order of one
+  // pre-order walk. At 20,000 definitions the walk (reading the trees, then
+  // three allocations and a hex id per file, on fresh pages) took 13 ms of
+  // the 20 ms before `ws-grep --base` starts searching. Each thread reads
+  // trees through a repository handle of its own, as libgit2 asks (its
+  // objects are used from one thread at a time), the calling one repo_.
+  std::vector<Part> parts(git_tree_entrycount(tree.get()));
+  std::vector<Part*> folders;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    Part& p = parts[i];
+    const git_tree_entry* entry = git_tree_entry_byindex(tree.get(), i);
+    if (git_tree_entry_type(entry) == GIT_OBJECT_TREE) {
+      git_oid_cpy(&p.id, git_tree_entry_id(entry));
+      p.name = git_tree_entry_name(entry);
+      folders.push_back(&p);
+    } else {
+      WalkState st{&p.out, under};
+      collect_entry("", entry, &st);
+    }
+  }
+  std::atomic<std::size_t> next{0};
+  auto walk_folders = [&](git_repository* repo) {
+    for (std::size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < folders.size();) {
+      Part& p = *folders[k];
+      git_tree* sub = nullptr;
+      bool walked = git_tree_lookup(&sub, repo, &p.id) == 0;
+      git::Tree subtree(sub);
+      if (walked) {
+        std::string prefix = std::string(under) + p.name + "/";
+        p.out.reserve(git_tree_entrycount(subtree.get()));  // exact for a folder of files
+        WalkState st{&p.out, prefix};
+        walked = git_tree_walk(subtree.get(), GIT_TREEWALK_PRE, collect_entry, &st) == 0;
+      }
+      if (!walked) p.error = "cannot walk the tree of " + commit_hex + ": " + git::last_error();
+    }
+  };
+  std::vector<std::thread> helpers;
+  const std::size_t more = std::min<std::size_t>(worker_count(), folders.size());
+  const std::string objects = more > 1 ? detail::objects_dir_of(repo_) : std::string();
+  for (std::size_t t = 1; t < more; ++t)
+    helpers.emplace_back([&] {
+      // Trees are only read, so a handle over the same objects is enough
+      // (no config, refs or index to load).
+      git::Odb odb = detail::open_object_database(objects);
+      git_repository* raw = nullptr;
+      if (!odb || git_repository_wrap_odb(&raw, odb.get()) < 0) {
+        git::clear_error();
+        return;  // the other threads take its share
+      }
+      std::unique_ptr<git_repository, git::Deleter<git_repository, git_repository_free>> own(raw);
+      walk_folders(own.get());
+    });
+  walk_folders(repo_);
+  for (auto& t : helpers) t.join();
+  std::size_t total = 0;
+  for (const Part& p : parts) {
+    if (!p.error.empty()) return make_error(Errc::environment, p.error);
+    total += p.out.size();
+  }
+  out.reserve(total);
+  for (Part& p : parts) std::move(p.out.begin(), p.out.end(), std::back_inserter(out));
   // A pre-order walk of git's tree order is already bytewise path order; the
   // check is linear, the sort only a safety net.
   auto by_path = [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; };

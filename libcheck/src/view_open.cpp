@@ -9,6 +9,7 @@
 
 #include "git_util.h"
 #include "index_file.h"
+#include "odb_pool.h"
 #include "proposal_internal.h"
 #include "view_internal.h"
 #include "worktree_status.h"
@@ -24,12 +25,13 @@ using detail::is_secret_path;
 namespace {
 
 // Bytes from the object database, and (for working-tree entries) from the
-// confined root. The odb is opened once; libgit2's odb is safe to read from
-// several threads at once.
+// confined root. Each reading thread borrows an odb of its own from the pool
+// (odb_pool.h): libgit2 inflates under a per-odb lock.
 class GitContentSource final : public ContentSource {
  public:
-  GitContentSource(git_odb* odb, std::shared_ptr<const WorkspaceRoot> root, std::uint64_t cap)
-      : odb_(odb), root_(std::move(root)), cap_(cap) {}
+  GitContentSource(std::unique_ptr<detail::OdbPool> odbs, std::shared_ptr<const WorkspaceRoot> root,
+                   std::uint64_t cap)
+      : odbs_(std::move(odbs)), root_(std::move(root)), cap_(cap) {}
 
   Result<std::string> read(const ViewEntry& e) const override {
     if (is_secret_path(e.path))
@@ -48,14 +50,15 @@ class GitContentSource final : public ContentSource {
                               std::to_string(cap_),
                           e.path, "too-large");
       };
+      git_oid oid;
+      if (!git::from_hex(id, oid)) return not_a_blob(id);
+      auto odb = odbs_->borrow();
       // The size from the object header first: a pushed gigabyte of zeros
       // is a few kilobytes compressed and must not be inflated to be refused.
-      git_oid oid;
       size_t len = 0;
       git_object_t type;
-      if (git::from_hex(id, oid) && git_odb_read_header(&len, &type, odb_.get(), &oid) == 0 && len > cap_)
-        return too_large(len);
-      auto bytes = read_blob(id);
+      if (git_odb_read_header(&len, &type, odb.get(), &oid) == 0 && len > cap_) return too_large(len);
+      auto bytes = read_oid(odb.get(), oid, id);
       if (bytes && bytes->size() > cap_) return too_large(bytes->size());
       return bytes;
     }
@@ -74,11 +77,9 @@ class GitContentSource final : public ContentSource {
 
   Result<std::string> read_blob(const std::string& blob_id) const override {
     git_oid oid;
-    if (!git::from_hex(blob_id, oid)) return make_error(Errc::not_found, "not a blob id: '" + blob_id + "'");
-    git_odb_object* raw = nullptr;
-    if (git_odb_read(&raw, odb_.get(), &oid) < 0) return git::error(Errc::environment, "cannot read blob " + blob_id);
-    git::OdbObject obj(raw);
-    return std::string(static_cast<const char*>(git_odb_object_data(obj.get())), git_odb_object_size(obj.get()));
+    if (!git::from_hex(blob_id, oid)) return not_a_blob(blob_id);
+    auto odb = odbs_->borrow();
+    return read_oid(odb.get(), oid, blob_id);
   }
 
   std::optional<Error> refusal(const ViewEntry& e) const override {
@@ -98,15 +99,32 @@ class GitContentSource final : public ContentSource {
     if (!git::from_hex(id, oid)) return std::nullopt;
     size_t len = 0;
     git_object_t type;
-    if (git_odb_read_header(&len, &type, odb_.get(), &oid) < 0) return std::nullopt;
+    auto odb = odbs_->borrow();
+    if (git_odb_read_header(&len, &type, odb.get(), &oid) < 0) return std::nullopt;
     return len;
   }
 
  private:
-  git::Odb odb_;
+  static Error not_a_blob(const std::string& id) { return make_error(Errc::not_found, "not a blob id: '" + id + "'"); }
+
+  static Result<std::string> read_oid(git_odb* odb, const git_oid& oid, const std::string& hex) {
+    git_odb_object* raw = nullptr;
+    if (git_odb_read(&raw, odb, &oid) < 0) return git::error(Errc::environment, "cannot read blob " + hex);
+    git::OdbObject obj(raw);
+    return std::string(static_cast<const char*>(git_odb_object_data(obj.get())), git_odb_object_size(obj.get()));
+  }
+
+  std::unique_ptr<detail::OdbPool> odbs_;
   std::shared_ptr<const WorkspaceRoot> root_;
   std::uint64_t cap_;
 };
+
+Result<std::shared_ptr<GitContentSource>> content_of(git_repository* repo, std::shared_ptr<const WorkspaceRoot> root,
+                                                   std::uint64_t size_cap) {
+  auto odbs = detail::OdbPool::of(repo);
+  if (!odbs) return odbs.error();
+  return std::make_shared<GitContentSource>(std::move(odbs).value(), std::move(root), size_cap);
+}
 
 Result<git::Tree> tree_of(git_repository* repo, const std::string& commit_hex) {
   if (commit_hex.empty()) return git::Tree(nullptr);
@@ -318,23 +336,22 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
   if (spec.source == ViewSource::worktree && !spec.statuses) {
     auto files = list_worktree_files(repo, root->path());
     if (!files) return files.error();
-    git_odb* odb_raw = nullptr;
-    if (git_repository_odb(&odb_raw, r) < 0) return git::error(Errc::environment, "cannot open the object database");
-    auto content = std::make_shared<GitContentSource>(odb_raw, root, size_cap);
-    return View(std::move(files).value(), std::move(content), base_commit);
+    auto content = content_of(r, root, size_cap);
+    if (!content) return content.error();
+    return View(std::move(files).value(), std::move(content).value(), base_commit);
   }
 
   if (spec.source == ViewSource::worktree && fast_status) {
-    git_odb* odb_raw = nullptr;
-    if (git_repository_odb(&odb_raw, r) < 0) return git::error(Errc::environment, "cannot open the object database");
-    auto content = std::make_shared<GitContentSource>(odb_raw, root, size_cap);
-    auto status = detail::worktree_status(repo, root->path(), base_commit, *content, spec.changes_only);
+    auto content = content_of(r, root, size_cap);
+    if (!content) return content.error();
+    auto status = detail::worktree_status(repo, root->path(), base_commit, **content, spec.changes_only);
     if (!status) return status.error();
     if (status->applicable) {
       std::vector<ViewEntry> entries = std::move(status->entries);
       mark_unchanged_from_worktree(entries);
       detect_renames(entries);
-      auto snapshot = std::make_shared<detail::SnapshotContentSource>(std::move(content), std::move(status->kept));
+      auto snapshot =
+          std::make_shared<detail::SnapshotContentSource>(std::move(content).value(), std::move(status->kept));
       return View(std::move(entries), std::move(snapshot), base_commit);
     }
   }
@@ -342,16 +359,23 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
   if ((spec.source == ViewSource::rev || spec.source == ViewSource::proposal) && fast_status) {
     auto entries = committed_view_entries(r, base_commit, pending_commit, spec.changes_only);
     if (!entries) return entries.error();
-    git_odb* odb_raw = nullptr;
-    if (git_repository_odb(&odb_raw, r) < 0) return git::error(Errc::environment, "cannot open the object database");
-    auto content = std::make_shared<GitContentSource>(odb_raw, root, size_cap);
+    auto content = content_of(r, root, size_cap);
+    if (!content) return content.error();
     detect_renames(*entries);
-    return View(std::move(entries).value(), std::move(content), base_commit);
+    return View(std::move(entries).value(), std::move(content).value(), base_commit);
   }
 
   auto base_entries = repo.commit_entries(base_commit, spec.changes_only ? ".ws/" : "");
   if (!base_entries) return base_entries.error();
   std::vector<ViewEntry> entries = std::move(base_entries).value();
+  if (spec.source == ViewSource::rev && pending_commit == base_commit) {
+    // A revision against itself (ws-grep --base) changes nothing, and
+    // libgit2 would still compare the two trees directory by directory.
+    auto content = content_of(r, root, size_cap);
+    if (!content) return content.error();
+    return View(std::move(entries), std::move(content).value(), base_commit);
+  }
+
   std::unordered_map<std::string_view, std::size_t> by_path;
   by_path.reserve(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i) by_path.emplace(entries[i].path, i);
@@ -384,9 +408,8 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
   if (rc < 0) return git::error(Errc::environment, "cannot compute the pending changes");
   git::Diff diff(draw);
 
-  git_odb* odb_raw = nullptr;
-  if (git_repository_odb(&odb_raw, r) < 0) return git::error(Errc::environment, "cannot open the object database");
-  auto content = std::make_shared<GitContentSource>(odb_raw, root, size_cap);
+  auto content = content_of(r, root, size_cap);
+  if (!content) return content.error();
 
   std::vector<ViewEntry> added;  // entries not in `entries` yet
   std::size_t n = git_diff_num_deltas(diff.get());
@@ -422,7 +445,7 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
     if (id_known) e.blob_id = git::to_hex(d->new_file.id);
     else if (worktree && e.mode != kModeLink && e.mode != kModeGitlink && !is_secret_path(e.path)) {
       // libgit2 leaves untracked files unhashed; hash through the confined reader.
-      auto bytes = content->read(e);
+      auto bytes = (*content)->read(e);
       if (bytes) {
         e.blob_id = Repository::hash_blob(*bytes);
         e.size = bytes->size();
@@ -448,7 +471,7 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
                      [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; });
   if (worktree) mark_unchanged_from_worktree(entries);
   detect_renames(entries);
-  return View(std::move(entries), std::move(content), base_commit);
+  return View(std::move(entries), std::move(content).value(), base_commit);
 }
 
 }  // namespace ws

@@ -2,6 +2,7 @@
 // hold exactly the changed entries of the full view, whatever the change.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <sstream>
 
 #include "libcheck/repository.h"
@@ -165,4 +166,46 @@ TEST_CASE("a rev or proposal view from the two trees walked together equals libg
     CHECK(root == committed_lines(repo, prop, false));
     CHECK(root.size() == 10);
   }
+}
+
+TEST_CASE("a commit's entries are those of git ls-tree -r in path order whichever folder is walked first", "[view]") {
+  wstest::TempRepo repo;
+  repo.write("README.md", "top\n");
+  repo.write("a.json", "{}\n");
+  repo.write("z/last.json", "{}\n");
+  for (int d = 0; d < 12; ++d)
+    for (int f = 0; f < 30; ++f) {
+      std::string dir = "kind" + std::to_string(d);
+      repo.write(dir + "/F" + std::to_string(f) + ".json", "{\"n\": " + std::to_string(d * 100 + f) + "}\n");
+      if (f % 10 == 0) repo.write(dir + "/deeper/" + std::to_string(f) + "/x.md", "x\n");
+    }
+  repo.write("kind3.json", "{}\n");  // sorts between 'kind3' and 'kind3/' in git's tree order
+  repo.write("kind3-extra/y.json", "{}\n");
+  const std::string head = repo.commit_all("tree");
+  std::vector<std::string> want;
+  for (const auto& line : wstest::lines(repo.git({"ls-tree", "-r", head}))) {
+    // "<mode> blob <id>\t<path>"
+    auto tab = line.find('\t');
+    want.push_back(line.substr(tab + 1) + " " + line.substr(0, 6) + " " + line.substr(12, 40));
+  }
+  std::sort(want.begin(), want.end());
+  auto r = ws::Repository::open(repo.path());
+  REQUIRE(r.ok());
+  for (int run = 0; run < 3; ++run) {
+    auto entries = r->commit_entries(head);
+    REQUIRE(entries.ok());
+    std::vector<std::string> got;
+    for (const auto& e : *entries) {
+      std::ostringstream mode;
+      mode << std::oct << e.mode;
+      got.push_back(e.path + " " + mode.str() + " " + e.blob_id);
+      CHECK(e.base_blob_id == e.blob_id);
+      CHECK(e.status == ChangeStatus::unchanged);
+    }
+    CHECK(got == want);
+  }
+  auto under = r->commit_entries(head, "kind3/");
+  REQUIRE(under.ok());
+  CHECK(under->size() == 33);
+  for (const auto& e : *under) CHECK(e.path.rfind("kind3/", 0) == 0);
 }
