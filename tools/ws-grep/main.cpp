@@ -192,7 +192,8 @@ int main(int argc, char** argv) {
   if (!summary) return wscli::report_error(kTool, summary.error());
   for (const auto& err : summary->errors) fmt::print(stderr, "{}: {}\n", kTool, err.message);
   if (o.stats) print_stats(*summary);
-  // As rg: an error makes the status 2 even when something matched.
-  if (!summary->errors.empty()) return wscli::kExitUsage;
-  return summary->results ? wscli::kExitOk : wscli::kExitFailed;
+  // As rg: an error makes the status 2 even when something matched. The
+  // view is left to the kernel, as in ws-build and ws-ls.
+  if (!summary->errors.empty()) wscli::exit_without_teardown(wscli::kExitUsage);
+  wscli::exit_without_teardown(summary->results ? wscli::kExitOk : wscli::kExitFailed);
 }
