@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <cstdlib>
@@ -116,6 +117,81 @@ bool hex_is(std::string_view hex, const unsigned char* raw) {
   return true;
 }
 
+// git's preloaded index (core.preloadIndex), overlapped with the walk:
+// helper threads stat the tracked paths from the end of the index
+// backwards while the walk, which meets the paths in index order, stats
+// its own from the start, until the two meet. Taken before the walk, as
+// git takes them, the stats kept every core busy only while they lasted,
+// and one core idle for the whole walk after them.
+class StatAhead {
+ public:
+  StatAhead(const IndexFile& index, const std::string& root_path, unsigned helpers)
+      : index_(index),
+        n_(index.entries().size()),
+        chunks_((n_ + kChunk - 1) / kChunk),
+        stats_(new FileStat[n_]),  // not zeroed: a slot is read only once its chunk says it was written
+        ok_(new char[n_]),
+        done_(new std::atomic<unsigned char>[chunks_]),
+        next_(static_cast<std::ptrdiff_t>(chunks_) - 1) {
+    for (std::size_t c = 0; c < chunks_; ++c) done_[c].store(0, std::memory_order_relaxed);
+    root_fd_ = ::open(root_path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (root_fd_ < 0) return;
+    for (unsigned t = 0; t < helpers; ++t) threads_.emplace_back([this] { run(); });
+  }
+  StatAhead(const StatAhead&) = delete;
+  StatAhead& operator=(const StatAhead&) = delete;
+  ~StatAhead() { stop(); }
+
+  // The stat of index entry `i` if a helper took it; null: the caller
+  // stats the path itself. Tells the helpers how far the walk has got.
+  const FileStat* get(std::size_t i) {
+    std::size_t c = i / kChunk;
+    if (c != walk_at_.load(std::memory_order_relaxed)) walk_at_.store(c, std::memory_order_relaxed);
+    if (!done_[c].load(std::memory_order_acquire) || !ok_[i]) return nullptr;
+    return &stats_[i];
+  }
+
+  void stop() {
+    walk_at_.store(chunks_, std::memory_order_relaxed);
+    for (auto& t : threads_)
+      if (t.joinable()) t.join();
+    threads_.clear();
+    if (root_fd_ >= 0) ::close(root_fd_);
+    root_fd_ = -1;
+  }
+
+ private:
+  static constexpr std::size_t kChunk = 256;
+
+  void run() {
+    std::string p;
+    struct stat st;
+    for (;;) {
+      std::ptrdiff_t c = next_.fetch_sub(1, std::memory_order_relaxed);
+      // Past the walk (which stats these itself), or all taken.
+      if (c < 0 || static_cast<std::size_t>(c) <= walk_at_.load(std::memory_order_relaxed)) return;
+      std::size_t end = std::min(n_, (static_cast<std::size_t>(c) + 1) * kChunk);
+      for (std::size_t i = static_cast<std::size_t>(c) * kChunk; i < end; ++i) {
+        p.assign(index_.path(index_.entries()[i]));
+        ok_[i] = fstatat(root_fd_, p.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
+        if (ok_[i]) stats_[i] = file_stat(st);
+      }
+      done_[c].store(1, std::memory_order_release);
+    }
+  }
+
+  const IndexFile& index_;
+  const std::size_t n_;
+  const std::size_t chunks_;
+  std::unique_ptr<FileStat[]> stats_;
+  std::unique_ptr<char[]> ok_;
+  std::unique_ptr<std::atomic<unsigned char>[]> done_;  // per chunk: its stats are written
+  std::atomic<std::ptrdiff_t> next_;                    // the next chunk a helper takes, counting down
+  std::atomic<std::size_t> walk_at_{0};                 // the chunk the walk has reached
+  int root_fd_ = -1;
+  std::vector<std::thread> threads_;
+};
+
 }  // namespace
 
 Result<WorktreeStatus> worktree_status(const Repository& repository, const std::string& root_path,
@@ -188,35 +264,13 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
     });
   }
 
-  // git's preloaded index: the stat of every tracked path, taken on all
-  // cores, since the walk below runs on one (at 100,000 definitions this
-  // takes a sixth off a warm ws-build). Used only for the paths the walk
-  // then reaches through real directories (a path under a symlinked folder
-  // is never reached); a folder swapped for a link in between can at worst
-  // make a file look unchanged, and its bytes are then read through the
-  // confined reader, which refuses the link.
-  std::unique_ptr<FileStat[]> prestat;  // not zeroed: every slot read is one prestat_ok says was written
-  std::vector<char> prestat_ok;
-  if (index.entries().size() >= prestat_min && worker_count() > 1) {
-    int root_fd = ::open(root_path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (root_fd >= 0) {
-      const std::size_t n = index.entries().size();
-      prestat.reset(new FileStat[n]);
-      prestat_ok.assign(n, 0);
-      constexpr std::size_t kChunk = 256;
-      parallel_for((n + kChunk - 1) / kChunk, [&](std::size_t c) {
-        std::string p;
-        struct stat st;
-        for (std::size_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
-          p.assign(index.path(index.entries()[i]));
-          if (fstatat(root_fd, p.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
-          prestat[i] = file_stat(st);
-          prestat_ok[i] = 1;
-        }
-      });
-      ::close(root_fd);
-    }
-  }
+  // git's preloaded index, overlapped with the walk (StatAhead). Used only
+  // for the paths the walk then reaches through real directories (a path
+  // under a symlinked folder is never reached); a folder swapped for a link
+  // in between can at worst make a file look unchanged, and its bytes are
+  // then read through the confined reader, which refuses the link.
+  std::optional<StatAhead> ahead;
+  if (index.entries().size() >= prestat_min && worker_count() > 1) ahead.emplace(index, root_path, worker_count() - 1);
 
   // An untracked or changed file's id as the libgit2 path gives it: its
   // bytes read through the confined reader (size cap, link and hard-link
@@ -279,8 +333,8 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
     }
     const IndexEntry* ie = seek(rel) == rel ? &ientries[cursor] : nullptr;  // stage 0: no conflicts here
     FileStat st;
-    if (ie && !prestat_ok.empty() && prestat_ok[cursor]) {
-      st = prestat[cursor];
+    if (const FileStat* taken = ie && ahead ? ahead->get(cursor) : nullptr) {
+      st = *taken;
     } else {
       struct stat full;
       if (fstatat(item.dir_fd, item.name, &full, AT_SYMLINK_NOFOLLOW) != 0) return false;  // gone meanwhile
@@ -334,6 +388,7 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
     work.push_back(std::move(w));
     return false;
   });
+  if (ahead) ahead->stop();
   if (base_walker.thread.joinable()) base_walker.thread.join();
   if (!walked) return walked.error();
   if (!stop.empty()) return not_applicable(stop);

@@ -8,7 +8,7 @@
 // (bench/DIAGNOSES.md, C2 and C4). Here the index is read by our own reader
 // (index_file.h); when its cache tree says it equals the base's tree, the
 // base is not walked at all (else it is walked on a second thread); tracked
-// files are stated on all cores first in a large tree; and one depth-first
+// files are stated on the other cores beside the walk in a large tree; and one depth-first
 // walk compares them with the index and lists the untracked ones.
 //
 // It answers only where it gives exactly libgit2's answer, and says
@@ -45,9 +45,11 @@ inline constexpr std::size_t kKeepBudget = std::size_t(32) << 20;
 // `root_path`), sorted by path, statuses set, renames not yet paired; with
 // `changes_only`, only the changed ones and the base's unchanged .ws/
 // entries. `content` hashes untracked files through the confined reader,
-// as the libgit2 path does. With `prestat_min` tracked files or more, their
-// stat is taken on all cores before the walk (git's preloaded index); fewer
-// are stated during the walk, where threads would cost more than they save.
+// as the libgit2 path does. With `prestat_min` tracked files or more, the
+// other cores stat them from the end of the index while the walk stats its
+// way from the start (git's preloaded index, overlapped with the walk);
+// fewer are stated by the walk alone, where threads would cost more than
+// they save.
 inline constexpr std::size_t kPrestatMin = 2048;
 Result<WorktreeStatus> worktree_status(const Repository& repo, const std::string& root_path,
                                        const std::string& base_commit, const ContentSource& content,
