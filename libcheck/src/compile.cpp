@@ -334,9 +334,21 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
 
 Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
   if (!options.use_cache || !ws.repo) return compile_view(ws.view, ws.kinds, ws.config, options, nullptr);
-  DefinitionCache cache(tool_version(), ws.kinds.digest());
   std::string file = definition_cache_file(*ws.repo);
-  auto loaded = cache.load(file);
+  std::unique_ptr<DefinitionCache> owned;
+  DefinitionCache::LoadResult loaded;
+  if (ws.cache_prefetch && ws.cache_prefetch->file == file && !ws.cache_prefetch->taken.exchange(true)) {
+    CachePrefetch::Loaded pre = ws.cache_prefetch->loaded.get();
+    if (pre.cache) {
+      owned = std::move(pre.cache);
+      loaded = owned->adopt(pre.result, ws.kinds.digest());
+    }
+  }
+  if (!owned) {
+    owned = std::make_unique<DefinitionCache>(tool_version(), ws.kinds.digest());
+    loaded = owned->load(file);
+  }
+  DefinitionCache& cache = *owned;
   auto result = compile_view(ws.view, ws.kinds, ws.config, options, &cache);
   if (!result) return result;
   result->stats.cache_rebuilt = loaded.state == DefinitionCache::LoadState::rejected;

@@ -95,6 +95,36 @@ std::uint64_t DefinitionCache::Checksum::value() const { return XXH3_64bits_dige
 
 std::uint64_t DefinitionCache::checksum(std::string_view bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }
 
+DefinitionCache::LoadResult DefinitionCache::adopt(const LoadResult& loaded, std::string kind_digest) {
+  kind_digest_ = std::move(kind_digest);
+  if (loaded.state != LoadState::loaded || file_digest_ == kind_digest_) return loaded;
+  entries_.clear();
+  slots_.clear();
+  indexed_ = false;
+  next_ = 0;
+  data_ = Buffer();
+  dirty_ = true;
+  return {LoadState::rejected, "other kind pack"};
+}
+
+std::shared_ptr<CachePrefetch> CachePrefetch::start(std::string file, std::string tool_version) {
+  auto p = std::make_shared<CachePrefetch>();
+  p->file = file;
+  p->loaded = std::async(std::launch::async, [file = std::move(file), version = std::move(tool_version)] {
+    Loaded out;
+    // Nothing may escape the thread: running out of memory here leaves
+    // the build to load the cache itself.
+    try {
+      out.cache = std::make_unique<DefinitionCache>(version, "");
+      out.result = out.cache->load(file);
+    } catch (const std::exception&) {
+      out.cache.reset();
+    }
+    return out;
+  });
+  return p;
+}
+
 std::string DefinitionCache::validated_kind_digest(const std::string& file, std::string_view tool_version) {
   int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) return {};
@@ -138,7 +168,9 @@ DefinitionCache::LoadResult DefinitionCache::load(const std::string& file) {
   if (c.bytes(kMagic.size()) != kMagic) return reject("not a definition cache");
   if (c.u32() != kFormatVersion) return reject("other cache format");
   if (get_str(c) != tool_version_) return reject("other tool version");
-  if (get_str(c) != kind_digest_) return reject("other kind pack");
+  std::string_view file_digest = get_str(c);
+  file_digest_ = std::string(file_digest);
+  if (!kind_digest_.empty() && file_digest != kind_digest_) return reject("other kind pack");
   if (!c.ok() || c.remaining() < 8) return reject("truncated");
   std::string_view body = data.substr(0, data.size() - 8);
   compile_detail::Cursor tail(data.substr(data.size() - 8));

@@ -17,7 +17,9 @@
 #pragma once
 
 #include <cstddef>
+#include <atomic>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +40,7 @@ class DefinitionCache {
  public:
   static constexpr std::uint32_t kFormatVersion = 3;  // raised with any change of file or record layout
 
+  // An empty `kind_digest` loads a file of any kind pack, for adopt().
   DefinitionCache(std::string tool_version, std::string kind_digest);
 
   enum class LoadState { missing, loaded, rejected };
@@ -47,6 +50,10 @@ class DefinitionCache {
   };
   // Replaces the contents with those of `file`.
   LoadResult load(const std::string& file);
+  // For a cache made with no kind digest and loaded: keeps what was loaded
+  // if it is the cache of `kind_digest`, else empties it as load() would
+  // have refused it; from then on the cache is that pack's.
+  LoadResult adopt(const LoadResult& loaded, std::string kind_digest);
 
   // The kind pack digest in the header of `file` when the file is a cache
   // of this format written by `tool_version`, else empty. Such a file is
@@ -152,6 +159,7 @@ class DefinitionCache {
 
   std::string tool_version_;
   std::string kind_digest_;
+  std::string file_digest_;  // the kind pack digest of the file loaded
   Buffer data_;                       // the loaded file; keys and records point into it
   compile_detail::ByteArena arena_;   // keys and records inserted since
   std::vector<Entry> entries_;
@@ -161,6 +169,21 @@ class DefinitionCache {
   std::string key_;                   // scratch for find()
   std::uint32_t uses_ = 0;
   bool dirty_ = false;
+};
+
+// What open_workspace starts with OpenOptions::prefetch_cache and the first
+// build() takes: the cache of `file` loaded on another thread, for any kind
+// pack (build adopts it for the workspace's).
+struct CachePrefetch {
+  struct Loaded {
+    std::unique_ptr<DefinitionCache> cache;
+    DefinitionCache::LoadResult result;
+  };
+  std::string file;
+  std::future<Loaded> loaded;
+  std::atomic<bool> taken{false};  // build() takes it once; later builds load again
+
+  static std::shared_ptr<CachePrefetch> start(std::string file, std::string tool_version);
 };
 
 }  // namespace ws

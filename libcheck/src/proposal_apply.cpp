@@ -134,6 +134,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
     OpenOptions o = open;
     o.view = ViewSpec{ViewSource::rev, info.base.empty() ? "" : info.base, info.id, ""};
     if (info.base.empty()) o.view = ViewSpec{ViewSource::proposal, "", "", info.id};
+    o.prefetch_cache = true;  // the rebuild below uses this workspace
     auto w = open_workspace(o);
     if (w) {
       protected_paths = w->config.protected_paths;
@@ -205,6 +206,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
       OpenOptions o = open;
       o.view = ViewSpec{ViewSource::rev, new_parent, candidate, ""};
       if (new_parent.empty()) o.view = ViewSpec{ViewSource::proposal, "", "", candidate};
+      o.prefetch_cache = true;
       auto w = open_workspace(o);
       if (!w) return w.error();
       proposed.emplace(std::move(w).value());

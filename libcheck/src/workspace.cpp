@@ -87,6 +87,7 @@ Result<Workspace> open_workspace(const OpenOptions& options) {
   auto repo = Repository::open(options.dir);
   if (!repo) return repo.error();
   w.repo = std::make_unique<Repository>(std::move(repo).value());
+  if (options.prefetch_cache) w.cache_prefetch = CachePrefetch::start(definition_cache_file(*w.repo), tool_version());
 
   if (!w.repo->is_bare()) {
     const char* home = std::getenv("HOME");

@@ -186,3 +186,16 @@ TEST_CASE("ws-build cache: a kind with an invalid schema is refused after a warm
   CHECK_THAT(r.err, Catch::StartsWith("ws-build: kind manifest '.ws/kinds/widget.json': invalid schema"));
   CHECK(lines(r.err).size() == 1);
 }
+
+TEST_CASE("ws-build cache: a cache of another kind pack is not used, and is rebuilt for this one", "[ws-build][cache]") {
+  TempRepo repo;
+  seed(repo);
+  REQUIRE(stats(ws("ws-build", {"--stats"}, repo.path())) == "parsed 17, cache hits 0, cache misses 17");
+  REQUIRE(stats(ws("ws-build", {"--stats"}, repo.path())) == "parsed 0, cache hits 17, cache misses 0");
+  // A kind of the workspace's own: another pack, so every definition is read again.
+  repo.write(".ws/kinds/widget.json", R"({"kind": "widget", "files": "widgets/*.json", "format": "json"})");
+  auto r = ws("ws-build", {"--stats"}, repo.path());
+  CHECK(r.status == 0);
+  CHECK(stats(r) == "parsed 17, cache hits 0, cache misses 17");
+  CHECK(stats(ws("ws-build", {"--stats"}, repo.path())) == "parsed 0, cache hits 17, cache misses 0");
+}

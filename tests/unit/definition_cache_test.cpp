@@ -340,3 +340,32 @@ TEST_CASE("definition cache: lookups in the saved order need no index, others st
   CHECK(peeking.peek(blob(42), "agent").has_value());
   CHECK_FALSE(peeking.peek(blob(42), "skill").has_value());
 }
+
+TEST_CASE("definition cache: loaded for any kind pack, adopted only by its own", "[compile][cache]") {
+  wstest::TempDir dir;
+  std::string file = saved_cache(dir);  // "digest-a"
+  DefinitionCache same("0.1.0", "");
+  auto loaded = same.load(file);
+  REQUIRE(loaded.state == DefinitionCache::LoadState::loaded);
+  auto kept = same.adopt(loaded, "digest-a");
+  CHECK(kept.state == DefinitionCache::LoadState::loaded);
+  CHECK(same.size() == 2);
+  CHECK_FALSE(same.dirty());
+  CHECK(same.find("1111111111111111111111111111111111111111", "node-type"));
+
+  DefinitionCache other("0.1.0", "");
+  auto r = other.adopt(other.load(file), "digest-b");
+  CHECK(r.state == DefinitionCache::LoadState::rejected);
+  CHECK(r.reason == "other kind pack");
+  CHECK(other.size() == 0);
+  CHECK(other.dirty());
+  // Saved, it is the new pack's cache.
+  put(other, "3333333333333333333333333333333333333333", "agent", sample("q"));
+  REQUIRE(other.save(file, 100).ok());
+  CHECK(DefinitionCache::validated_kind_digest(file, "0.1.0") == "digest-b");
+
+  DefinitionCache missing("0.1.0", "");
+  auto none = missing.adopt(missing.load(dir.path() + "/none"), "digest-a");
+  CHECK(none.state == DefinitionCache::LoadState::missing);
+  CHECK(missing.size() == 0);
+}

@@ -99,7 +99,7 @@ int report_error(const char* tool, const ws::Error& e) {
 }
 
 std::optional<ws::Workspace> open_or_report(const char* tool, const CommonOptions& o,
-                                            const ViewOptions& v, int& exit_code) {
+                                            const ViewOptions& v, int& exit_code, bool for_build) {
   auto session = resolve_session(o);
   if (!session) { exit_code = report_error(tool, session.error()); return std::nullopt; }
   auto spec = to_view_spec(v);
@@ -108,6 +108,7 @@ std::optional<ws::Workspace> open_or_report(const char* tool, const CommonOption
   oo.dir = o.dir;
   oo.session = *session;
   oo.view = *spec;
+  oo.prefetch_cache = for_build;
   auto w = ws::open_workspace(oo);
   if (!w) { exit_code = report_error(tool, w.error()); return std::nullopt; }
   return std::move(w).value();

@@ -56,9 +56,10 @@ ws::Result<ws::ViewSpec> to_view_spec(const ViewOptions& v);
 bool use_color(const CommonOptions& o, std::FILE* stream);
 
 // Opens the workspace for a tool; on error prints one line and returns nullopt
-// with `exit_code` set.
+// with `exit_code` set. `for_build`: the tool builds the view next, so the
+// definition cache is loaded while the view is computed.
 std::optional<ws::Workspace> open_or_report(const char* tool, const CommonOptions& o,
-                                            const ViewOptions& v, int& exit_code);
+                                            const ViewOptions& v, int& exit_code, bool for_build = false);
 
 // Ends the process with `code` once its output is flushed, without
 // destroying what main built: freeing a view and a cache of 100,000 entries

@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
   auto specs = ws::parse_pathspecs(o.pathspecs);
   if (!specs) return wscli::report_error(kTool, specs.error());
   int code = 0;
-  auto workspace = wscli::open_or_report(kTool, o.common, o.view, code);
+  auto workspace = wscli::open_or_report(kTool, o.common, o.view, code, /*for_build=*/!o.no_cache);
   if (!workspace) return code;
   for (const auto& w : workspace->warnings) fmt::print(stderr, "{}: warning: {}\n", kTool, w);
 

@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
     return wscli::kExitUsage;
   }
   int code = 0;
-  auto workspace = wscli::open_or_report(kTool, o.common, o.view, code);
+  auto workspace = wscli::open_or_report(kTool, o.common, o.view, code, /*for_build=*/!o.no_cache);
   if (!workspace) return code;
 
   ws::BuildOptions bo;

@@ -30,7 +30,15 @@ struct OpenOptions {
   std::string session = "default";  // --session / WS_SESSION
   ViewSpec view;
   std::string kinds_dir;            // default pack; empty: default_kinds_dir()
+  // Load the definition cache on another thread while the view is
+  // computed, for a caller about to build() (the two are independent, and
+  // at 100,000 definitions the load is a tenth of a warm build).
+  bool prefetch_cache = false;
 };
+
+// A definition cache being loaded for the first build() of a workspace
+// (compile.h); opaque here.
+struct CachePrefetch;
 
 struct Workspace {
   std::unique_ptr<Repository> repo;
@@ -40,6 +48,7 @@ struct Workspace {
   View view;
   std::string session;
   std::vector<std::string> warnings;  // e.g. a workspace kind manifest that did not load
+  std::shared_ptr<CachePrefetch> cache_prefetch;  // with OpenOptions::prefetch_cache
 };
 
 Result<Workspace> open_workspace(const OpenOptions& options);
