@@ -6,12 +6,14 @@
 // changeset removed, each reported at its own line with a note naming the
 // change that broke it.
 #include <algorithm>
+#include <exception>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "compile_internal.h"
 #include "flat_name_map.h"
+#include "parallel.h"
 #include "suggest.h"
 
 namespace ws::compile_detail {
@@ -219,7 +221,7 @@ class Checker {
       if (!owners && owner_reported_elsewhere(it.view.rec, r)) return;
       const Removal* rem = removal_for(r);
       if (rem && !it.changed) {
-        broken(i, r, *k, *rem);
+        out_.push_back(broken(i, r, *k, *rem));
         return;
       }
       // A changed file still using what the changeset removed: the note
@@ -260,10 +262,33 @@ class Checker {
 
   // Unchanged definitions against the removals (with --all, check_refs has
   // already seen every one of them).
+  // Every unchanged definition is read here, and each independently of the
+  // others: past kParallelScan items the scan is split over the cores, each
+  // part's findings kept apart and appended in item order, as one thread
+  // would have found them.
+  static constexpr std::size_t kParallelScan = 20000;
+
   void reverse_scan() {
     if (all_ || (symbols_.empty() && members_.empty())) return;
+    const std::size_t n = items_.size();
+    const std::size_t parts = n >= kParallelScan ? std::min<std::size_t>(worker_count(), 8) : 1;
+    std::vector<std::vector<Diagnostic>> found(parts);
+    std::vector<std::exception_ptr> failed(parts);
+    parallel_for(parts, [&](std::size_t p) {
+      try {
+        scan(p * n / parts, (p + 1) * n / parts, found[p]);
+      } catch (...) {
+        failed[p] = std::current_exception();  // nothing may escape a thread; rethrown below
+      }
+    });
+    for (const auto& e : failed)
+      if (e) std::rethrow_exception(e);
+    for (auto& f : found) out_.insert(out_.end(), std::make_move_iterator(f.begin()), std::make_move_iterator(f.end()));
+  }
+
+  void scan(std::size_t from, std::size_t to, std::vector<Diagnostic>& out) const {
     auto removed = [this](std::string_view name) { return removed_names_.may_hold(name); };
-    for (std::size_t i = 0; i < items_.size(); ++i) {
+    for (std::size_t i = from; i < to; ++i) {
       const Item& it = items_[i];
       if (it.changed || !it.view.present) continue;
       it.view.rec.for_each_ref_if(removed, [&](const RefView& r) {
@@ -271,17 +296,17 @@ class Checker {
         if (!rem || !items_[rem->cause].in_scope) return;
         if (!rem->member && owner_reported_elsewhere(it.view.rec, r)) return;
         const Kind* k = kinds_.by_name(r.target_kind);
-        if (k) broken(i, r, *k, *rem);
+        if (k) out.push_back(broken(i, r, *k, *rem));
       });
     }
   }
 
   // An unchanged definition's reference to what the changeset removed.
-  void broken(std::size_t i, const RefView& r, const Kind& k, const Removal& rem) {
+  Diagnostic broken(std::size_t i, const RefView& r, const Kind& k, const Removal& rem) const {
     Diagnostic d = make_diag(DiagCode::broken_by_change, std::string(items_[i].view.path), r.span,
                              rem.member ? member_message(r, k) : unresolved_message(r, k));
     d.notes.push_back(removal_note(r, k, rem));
-    out_.push_back(std::move(d));
+    return d;
   }
 
   // Names the change that removed what `r` refers to.

@@ -378,3 +378,27 @@ TEST_CASE("compile: with a cache, unchanged definitions are parsed once", "[comp
   CHECK(cached_all.result.summary.errors == 1);
   CHECK(cached_all.result.summary.files_checked == 3);
 }
+
+TEST_CASE("compile: a workspace large enough to scan on all cores reports as one thread would", "[compile]") {
+  // Over the size from which the unchanged definitions are scanned in parts:
+  // referrers of the deleted agent sit at the start, the end and both sides
+  // of every split, and are reported once each, in path order.
+  std::vector<MemoryFile> files{{"agents/AGzz-gone.json", D, "", agent("Gone")}};
+  const int n = 20500;
+  std::vector<std::string> want;
+  for (int i = 0; i < n; ++i) {
+    char id[16];
+    std::snprintf(id, sizeof id, "%06d", i);
+    bool refers = i == 0 || i == n - 1 || i % 2562 == 0 || i % 2562 == 2561 || i % 5125 == 0 || i % 5125 == 5124;
+    std::string body = refers ? "{\n  \"name\": \"A" + std::string(id) + "\",\n  \"handoffs\": [\"Gone\"]\n}\n"
+                              : agent("A" + std::string(id));
+    files.push_back({"agents/AG" + std::string(id) + ".json", U, body});
+    if (refers) {
+      want.push_back("agents/AG" + std::string(id) + ".json:3:17: WS013 error: unresolved reference to agent 'Gone'");
+      want.push_back("  agents/AGzz-gone.json: note: 'Gone' was deleted with agents/AGzz-gone.json");
+    }
+  }
+  auto run = compile(files);
+  CHECK(run.lines == want);
+  CHECK(run.result.summary.errors == want.size() / 2);
+}
