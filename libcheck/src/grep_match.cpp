@@ -3,8 +3,15 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <cstring>
 #include <limits>
+#include <string_view>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "libcheck/grep.h"
 
@@ -14,6 +21,13 @@ struct Matcher::Impl {
   std::unique_ptr<RE2> re;        // the search, word-bounded with -w
   std::unique_ptr<RE2> plain;     // with -w: the bare alternation, to find candidates fast
   std::string literal;            // non-empty: a plain literal, searched with memmem
+  // Non-empty: a literal under -i searched bytewise (see ascii_foldable),
+  // held lowercase; `fold` has 0x20 where the needle has a letter, so
+  // (byte | fold[i]) == folded[i] is the ASCII case-insensitive compare.
+  std::string folded;
+  std::string fold;
+  std::size_t off1 = 0, off2 = 0;  // the needle's two rarest bytes, scanned for
+  bool kelvin = false, long_s = false;  // the needle holds k/K, s/S
   bool word = false;
 };
 
@@ -36,6 +50,96 @@ bool is_plain_literal(std::string_view p) {
   for (char c : p)
     if (std::strchr("\\.+*?()|[]{}^$", c) || c == '\0') return false;
   return !p.empty();
+}
+
+// Whether `p` under -i can be searched bytewise: printable ASCII (and tab)
+// only. RE2 folds with Unicode's simple case folds, and of these bytes only
+// k/K and s/S have a fold outside ASCII: KELVIN SIGN (U+212A) and LONG S
+// (U+017F); the unit tests check this against RE2 over every code point.
+// Such a needle is searched bytewise too, and RE2 settles the call when one
+// of those two signs lies where a match could be (see Matcher::find).
+// Non-ASCII needle bytes have folds of their own, and other control bytes
+// are left to RE2 for simplicity.
+bool ascii_foldable(std::string_view p) {
+  for (char ch : p) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    if ((c < 0x20 && c != '\t') || c > 0x7e) return false;
+  }
+  return !p.empty();
+}
+
+// Whether [from, to) holds the start of `sign` (UTF-8, a lead byte first).
+bool holds(std::string_view text, std::size_t from, std::size_t to, std::string_view sign) {
+  const char* p = text.data() + from;
+  const char* end = text.data() + to;
+  while ((p = static_cast<const char*>(std::memchr(p, sign[0], static_cast<std::size_t>(end - p))))) {
+    if (text.substr(static_cast<std::size_t>(p - text.data()), sign.size()) == sign) return true;
+    ++p;
+  }
+  return false;
+}
+
+// How common a byte is in configuration and source text, higher is more
+// common: the order of byte counts over this repository's tracked text files
+// (sources, schemas, example workspace; letters counted case-folded), most
+// common first. Bytes not listed count as rarest. Only the order matters: it
+// picks which needle bytes the scan looks for, so a rare one keeps false
+// candidates few; a poor pick costs speed, never correctness.
+constexpr std::string_view kByFrequency =
+    " etsnrioadcl\"p:h()um.fg,_;bw=k-/yv0{}\n1><'&+j2z[`]|*#3!q$465879%?~@^";
+
+constexpr auto kFrequencyRank = [] {
+  std::array<unsigned char, 256> rank{};
+  for (std::size_t i = 0; i < kByFrequency.size(); ++i)
+    rank[static_cast<unsigned char>(kByFrequency[i])] = static_cast<unsigned char>(kByFrequency.size() - i);
+  return rank;
+}();
+
+unsigned char lower_ascii(unsigned char c) { return c >= 'A' && c <= 'Z' ? c + 0x20 : c; }
+
+bool same_folded(const unsigned char* t, const Matcher::Impl& im) {
+  for (std::size_t i = 0; i < im.folded.size(); ++i)
+    if ((t[i] | static_cast<unsigned char>(im.fold[i])) != static_cast<unsigned char>(im.folded[i])) return false;
+  return true;
+}
+
+// The leftmost start in [from, to - n] of an ASCII case-insensitive match of
+// the needle (n bytes). Looks for the needle's two rarest bytes at their
+// offsets, 32 candidate starts at a time, and verifies each candidate whose
+// two bytes both fit; the loads stay inside [from, to).
+bool find_folded(const Matcher::Impl& im, std::string_view text, std::size_t from, std::size_t to,
+                 std::size_t& start) {
+  const std::size_t n = im.folded.size();
+  if (to - from < n) return false;
+  const std::size_t last = to - n;  // the last possible start
+  const auto* t = reinterpret_cast<const unsigned char*>(text.data());
+  std::size_t b = from;
+#if defined(__SSE2__)
+  const __m128i m1 = _mm_set1_epi8(im.fold[im.off1]), c1 = _mm_set1_epi8(im.folded[im.off1]);
+  const __m128i m2 = _mm_set1_epi8(im.fold[im.off2]), c2 = _mm_set1_epi8(im.folded[im.off2]);
+  auto block = [&](std::size_t at) {
+    __m128i v1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + at + im.off1));
+    __m128i v2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + at + im.off2));
+    __m128i eq = _mm_and_si128(_mm_cmpeq_epi8(_mm_or_si128(v1, m1), c1), _mm_cmpeq_epi8(_mm_or_si128(v2, m2), c2));
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(eq));
+  };
+  for (; b <= last && last - b >= 31; b += 32) {
+    std::uint32_t bits = block(b) | (block(b + 16) << 16);
+    for (; bits; bits &= bits - 1) {
+      std::size_t at = b + static_cast<std::size_t>(__builtin_ctz(bits));
+      if (same_folded(t + at, im)) {
+        start = at;
+        return true;
+      }
+    }
+  }
+#endif
+  for (; b <= last; ++b)
+    if (same_folded(t + b, im)) {
+      start = b;
+      return true;
+    }
+  return false;
 }
 
 // Word characters as rg counts them (Unicode letters, marks, digits,
@@ -90,6 +194,25 @@ Result<Matcher> Matcher::compile(const GrepOptions& o) {
     if (patterns.size() == 1 && !o.ignore_case && (o.fixed_strings || is_plain_literal(patterns[0])) &&
         !patterns[0].empty())
       impl->literal = patterns[0];
+    if (patterns.size() == 1 && o.ignore_case && (o.fixed_strings || is_plain_literal(patterns[0])) &&
+        ascii_foldable(patterns[0])) {
+      const std::string& p = patterns[0];
+      for (char ch : p) {
+        unsigned char c = lower_ascii(static_cast<unsigned char>(ch));
+        impl->folded += static_cast<char>(c);
+        impl->fold += (c >= 'a' && c <= 'z') ? '\x20' : '\0';
+        impl->kelvin = impl->kelvin || c == 'k';
+        impl->long_s = impl->long_s || c == 's';
+      }
+      // The rarest byte, then the rarest at another offset (the same one for
+      // a single byte); the first of equals, for a stable choice.
+      auto rank = [&](std::size_t i) { return kFrequencyRank[static_cast<unsigned char>(impl->folded[i])]; };
+      for (std::size_t i = 1; i < p.size(); ++i)
+        if (rank(i) < rank(impl->off1)) impl->off1 = i;
+      impl->off2 = impl->off1 == 0 && p.size() > 1 ? 1 : 0;
+      for (std::size_t i = 0; i < p.size(); ++i)
+        if (i != impl->off1 && rank(i) < rank(impl->off2)) impl->off2 = i;
+    }
   }
   if (!impl->re->ok())  // the alternation can exceed RE2's memory budget on its own
     return make_error(Errc::usage, "invalid pattern: " + impl->re->error(), {}, "pattern");
@@ -111,6 +234,21 @@ bool Matcher::find(std::string_view text, std::size_t from, std::size_t to, std:
     return true;
   }
   re2::StringPiece whole(text.data(), text.size());
+  if (!im.folded.empty()) {
+    // The bytewise match is RE2's (same leftmost start, same length) unless
+    // RE2 would match a KELVIN SIGN or LONG S for a k or s of the needle.
+    // A match that does must hold one, and if it started before the bytewise
+    // match it ends before start + 3n (no fold is longer than 3 bytes), so
+    // only that stretch is looked at; the next call starts past it.
+    const std::size_t n = im.folded.size();
+    bool hit = find_folded(im, text, from, to, start);
+    std::size_t upto = hit ? std::min(to, start + 3 * n) : to;
+    if (!(im.kelvin && holds(text, from, upto, "\xE2\x84\xAA")) &&
+        !(im.long_s && holds(text, from, upto, "\xC5\xBF"))) {
+      end = start + n;
+      return hit;
+    }
+  }
   if (!im.word) {
     re2::StringPiece m;
     if (!im.re->Match(whole, from, to, RE2::UNANCHORED, &m, 1)) return false;
