@@ -335,6 +335,7 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
     FileStat st;
     if (const FileStat* taken = ie && ahead ? ahead->get(cursor) : nullptr) {
       st = *taken;
+      ++out.stated_ahead;
     } else {
       struct stat full;
       if (fstatat(item.dir_fd, item.name, &full, AT_SYMLINK_NOFOLLOW) != 0) return false;  // gone meanwhile

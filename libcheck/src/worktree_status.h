@@ -38,6 +38,9 @@ struct WorktreeStatus {
   // The bytes of changed and untracked files as they were hashed for their
   // ids, up to kKeepBudget bytes in all (snapshot_source.h).
   std::vector<KeptBytes> kept;
+  // How many tracked files' stats the helper threads took (the rest the
+  // walk took itself), for tests.
+  std::size_t stated_ahead = 0;
 };
 inline constexpr std::size_t kKeepBudget = std::size_t(32) << 20;
 
