@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "libcheck/result.h"
 
@@ -42,6 +43,8 @@ void clear_error();
 std::string to_hex(const git_oid& oid);
 // The same for the 20 raw bytes of an id (as an index file holds them).
 std::string to_hex(const unsigned char* raw);
+// True when `hex` is to_hex(raw), without spelling it (no allocation).
+bool hex_equals(std::string_view hex, const unsigned char* raw);
 // Parses 40 hex digits; false on anything else.
 bool from_hex(const std::string& hex, git_oid& out);
 

@@ -108,15 +108,6 @@ struct Work {
   std::uint64_t size = 0;
 };
 
-// `hex` is the 40-digit spelling of `raw`.
-bool hex_is(std::string_view hex, const unsigned char* raw) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  if (hex.size() != 40) return false;
-  for (int i = 0; i < 20; ++i)
-    if (hex[2 * i] != kDigits[raw[i] >> 4] || hex[2 * i + 1] != kDigits[raw[i] & 15]) return false;
-  return true;
-}
-
 // git's preloaded index (core.preloadIndex), overlapped with the walk:
 // helper threads stat the tracked paths from the end of the index
 // backwards while the walk, which meets the paths in index order, stats
@@ -378,7 +369,7 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
         std::string abs = root_path + "/" + std::string(rel);
         if (git_odb_hashfile(&oid, abs.c_str(), GIT_OBJECT_BLOB) == 0) id = git::to_hex(oid);
       }
-      if (ie->mode == w.mode && !id.empty() && hex_is(id, ie->id)) {
+      if (ie->mode == w.mode && !id.empty() && git::hex_equals(id, ie->id)) {
         w.clean = ie;
         work.push_back(std::move(w));
         return false;
@@ -416,11 +407,11 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
     if (base_is_index) {
       const IndexEntry& ie = ientries[b];
       if (ie.mode != wk.mode) return false;
-      return wk.clean ? wk.clean == &ie || std::memcmp(wk.clean->id, ie.id, 20) == 0 : hex_is(wk.id, ie.id);
+      return wk.clean ? std::memcmp(wk.clean->id, ie.id, 20) == 0 : git::hex_equals(wk.id, ie.id);
     }
     const ViewEntry& old = base[b];
     if (old.mode != wk.mode) return false;
-    return wk.clean ? hex_is(old.blob_id, wk.clean->id) : old.blob_id == wk.id;
+    return wk.clean ? git::hex_equals(old.blob_id, wk.clean->id) : old.blob_id == wk.id;
   };
   std::vector<ViewEntry>& entries = out.entries;
   entries.reserve(changes_only ? 64 : std::max(base_size, work.size()) + 16);

@@ -196,4 +196,15 @@ TEST_CASE("object ids parse in either case and nothing else parses", "[view]") {
   CHECK(!ws::git::from_hex(lower.substr(0, 39) + "/", oid));
   CHECK(!ws::git::from_hex(lower.substr(0, 39) + ":", oid));
   CHECK(!ws::git::from_hex(std::string(40, ' '), oid));
+  // hex_equals agrees with to_hex: lower case only, every digit counts.
+  REQUIRE(ws::git::from_hex(lower, oid));
+  CHECK(ws::git::hex_equals(lower, oid.id));
+  CHECK_FALSE(ws::git::hex_equals(upper, oid.id));
+  CHECK_FALSE(ws::git::hex_equals(lower.substr(0, 39), oid.id));
+  for (std::size_t i : {0u, 1u, 20u, 39u}) {
+    std::string off = lower;
+    off[i] = off[i] == '0' ? '1' : '0';
+    INFO(i);
+    CHECK_FALSE(ws::git::hex_equals(off, oid.id));
+  }
 }
