@@ -1,7 +1,6 @@
 #include "definition_cache.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -46,17 +45,12 @@ Result<std::optional<DefinitionCache::Buffer>> read_file(const std::string& file
     ::close(fd);
     return make_error(Errc::invalid, "'" + file + "' is not a cache file", file);
   }
-  std::size_t size = static_cast<std::size_t>(st.st_size);
-  if (size == 0) {  // nothing to map; rejected as truncated
-    ::close(fd);
-    return std::optional<DefinitionCache::Buffer>(DefinitionCache::Buffer());
-  }
-  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-  int mmap_errno = errno;
+  // An empty file maps to no bytes, and is then rejected as truncated.
+  auto map = detail::MappedFile::map(fd, static_cast<std::size_t>(st.st_size));
+  int map_errno = errno;
   ::close(fd);
-  if (map == MAP_FAILED)
-    return make_error(Errc::environment, "cannot map '" + file + "': " + std::strerror(mmap_errno), file);
-  return std::optional<DefinitionCache::Buffer>(DefinitionCache::Buffer(static_cast<const char*>(map), size));
+  if (!map) return make_error(Errc::environment, "cannot map '" + file + "': " + std::strerror(map_errno), file);
+  return std::optional<DefinitionCache::Buffer>(std::move(*map));
 }
 
 Status write_all(int fd, std::string_view bytes) {
@@ -70,19 +64,6 @@ Status write_all(int fd, std::string_view bytes) {
 }
 
 }  // namespace
-
-DefinitionCache::Buffer& DefinitionCache::Buffer::operator=(Buffer&& o) noexcept {
-  if (this != &o) {
-    this->~Buffer();
-    data_ = std::exchange(o.data_, nullptr);
-    size_ = std::exchange(o.size_, 0);
-  }
-  return *this;
-}
-
-DefinitionCache::Buffer::~Buffer() {
-  if (data_) ::munmap(const_cast<char*>(data_), size_);
-}
 
 DefinitionCache::DefinitionCache(std::string tool_version, std::string kind_digest)
     : tool_version_(std::move(tool_version)), kind_digest_(std::move(kind_digest)) {}
@@ -155,7 +136,7 @@ DefinitionCache::LoadResult DefinitionCache::load(const std::string& file) {
   if (!read) { dirty_ = true; return {LoadState::rejected, read.error().message}; }
   if (!read->has_value()) return {LoadState::missing, {}};
   Buffer buffer = std::move(**read);
-  std::string_view data = buffer.view();
+  std::string_view data = buffer.bytes();
 
   auto reject = [&](std::string why) {
     entries_.clear();

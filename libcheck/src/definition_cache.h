@@ -32,6 +32,7 @@
 #include <xxhash.h>
 
 #include "compile_record.h"
+#include "mapped_file.h"
 #include "libcheck/result.h"
 
 namespace ws {
@@ -119,25 +120,8 @@ class DefinitionCache {
     XXH3_state_t state_;
   };
 
-  // The loaded file, mapped read-only. A map, not a copy: at 100,000
-  // definitions the file is 31 MB, and reading it into the heap cost a
-  // copy and 7,500 page faults at every build, where a populated map of
-  // the page cache costs one system call. The file is never written in
-  // place (save() renames a new one over it), so the map stays the bytes
-  // that were checked.
-  class Buffer {
-   public:
-    Buffer() = default;
-    Buffer(const char* data, std::size_t size) : data_(data), size_(size) {}
-    Buffer(Buffer&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
-    Buffer& operator=(Buffer&& o) noexcept;
-    ~Buffer();
-    std::string_view view() const { return {data_, size_}; }
-
-   private:
-    const char* data_ = nullptr;
-    std::size_t size_ = 0;
-  };
+  // The loaded file (mapped_file.h: at 100,000 definitions it is 31 MB).
+  using Buffer = detail::MappedFile;
 
  private:
   struct Entry {
