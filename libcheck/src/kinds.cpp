@@ -277,7 +277,9 @@ Result<std::vector<Kind>> parse_all(const Texts& texts, const std::string& prefi
   return out;
 }
 
-std::string digest_of(const Texts& defaults, const Texts& overlay) {
+}  // namespace
+
+std::string KindPack::digest_of(const Texts& defaults, const Texts& overlay) {
   std::string all;
   for (const auto* texts : {&defaults, &overlay}) {
     all += texts == &defaults ? std::string_view("defaults", 9) : std::string_view("overlay", 8);
@@ -291,6 +293,8 @@ std::string digest_of(const Texts& defaults, const Texts& overlay) {
   git_odb_hash(&oid, all.data(), all.size(), GIT_OBJECT_BLOB);
   return git::to_hex(oid);
 }
+
+namespace {
 
 Result<Texts> read_manifests(const std::string& dir, bool required) {
   Texts out;

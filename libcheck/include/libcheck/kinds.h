@@ -69,6 +69,9 @@ class KindPack {
   const std::vector<Kind>& kinds() const { return kinds_; }
   // Digest of every manifest's bytes: part of every cache key.
   const std::string& digest() const { return digest_; }
+  // The digest a pack of these manifest texts has (loaded or not).
+  static std::string digest_of(const std::map<std::string, std::string>& defaults,
+                               const std::map<std::string, std::string>& overlay);
 
  private:
   std::vector<Kind> kinds_;
