@@ -5,8 +5,10 @@
 #include "libcheck/compile.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 
+#include "base_index.h"
 #include "compile_internal.h"
 #include "definition_cache.h"
 #include "libcheck/path_policy.h"
@@ -17,6 +19,7 @@
 
 namespace ws {
 
+using compile_detail::BaseIndex;
 using compile_detail::Item;
 using compile_detail::RecordView;
 using compile_detail::Side;
@@ -30,6 +33,9 @@ std::string definition_cache_file(const Repository& repo) {
 }
 
 namespace {
+
+// Index files kept under ws/cache/bases/: a few branches' worth.
+constexpr std::size_t kKeptBaseIndexes = 4;
 
 // A definition to read: one side of one item.
 struct Job {
@@ -136,19 +142,31 @@ void run_job(Job& job, const Item& item, const View& view, const KindPack& kinds
   job.parsed = true;
 }
 
-}  // namespace
+// What reading a view's entries gives the checks.
+struct Reading {
+  std::vector<Item> items;
+  std::vector<Diagnostic> diags;
+  BuildResult result;  // summary counts so far and stats
+  // The records' storage when there is no cache (else the cache's arena).
+  std::unique_ptr<compile_detail::ByteArena> own_arena = std::make_unique<compile_detail::ByteArena>();
+};
 
-Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const WorkspaceConfig& config,
-                                 const BuildOptions& options, DefinitionCache* cache) {
-  BuildResult result;
+// Reads the entries of `view` into items: every entry, or with `base` (an
+// index of the view's base commit) the changed ones only, their base sides
+// taken from it where it has them.
+Result<Reading> read_items(const View& view, const KindPack& kinds, const WorkspaceConfig& config,
+                           const BuildOptions& options, DefinitionCache* cache, const BaseIndex* base) {
+  Reading reading;
+  BuildResult& result = reading.result;
   BuildSummary& summary = result.summary;
   summary.all = options.all;
-  std::vector<Diagnostic> diags;
+  std::vector<Diagnostic>& diags = reading.diags;
   const PathPolicy policy = changeset_policy(config);
   PathPolicy view_policy = read_policy();
   view_policy.allow_secret_names = true;
 
-  std::vector<Item> items(view.entries().size());
+  std::vector<Item>& items = reading.items;
+  items.reserve(base ? 16 : view.entries().size());
   std::vector<Job> jobs;
   auto from_cache = [&](Side& side, const std::string& blob) {
     if (!cache || blob.empty()) return false;
@@ -180,8 +198,7 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
 
   // Records live in the cache's arena when there is a cache (it saves them
   // after this returns), else in one of this build's own.
-  compile_detail::ByteArena own_arena;
-  compile_detail::ByteArena& arena = cache ? cache->arena() : own_arena;
+  compile_detail::ByteArena& arena = cache ? cache->arena() : *reading.own_arena;
   // Secrets: the name is the file name; the content is never opened. Read
   // here rather than by a parse job: it costs nothing, and a warm build
   // whose only jobs were secrets started a thread for them.
@@ -190,9 +207,22 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
     side.present = side.rec.valid();
   };
 
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const ViewEntry& e = view.entries()[i];
-    Item& it = items[i];
+  // The base side of a changed item, from the index when it has the path.
+  auto from_index = [&](Side& side) {
+    if (!base) return false;
+    auto d = base->find_path(side.path);
+    if (!d) return false;
+    auto b = base->def(*d);
+    if (!b || b->kind != side.kind || !b->rec.valid()) return false;
+    side.rec = b->rec;
+    side.present = true;
+    return true;
+  };
+
+  for (const ViewEntry& e : view.entries()) {
+    if (base && e.status == ChangeStatus::unchanged) continue;
+    const std::size_t i = items.size();
+    Item& it = items.emplace_back();
     it.entry = &e;
     it.changed = e.status != ChangeStatus::unchanged;
     it.in_scope = any_pathspec_matches(options.pathspecs, e.path) ||
@@ -258,8 +288,13 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
       if (base_kind) {
         it.base.kind = base_kind;
         it.base.path = base_path;
-        if (base_kind->never_read) name_only(it.base);
-        else if (!from_cache(it.base, e.base_blob_id)) add_job(i, true, Job::Source::blob, true);
+        if (from_index(it.base)) {
+          // Counted with the index's definitions (build()).
+        } else if (base_kind->never_read) {
+          name_only(it.base);
+        } else if (!from_cache(it.base, e.base_blob_id)) {
+          add_job(i, true, Job::Source::blob, true);
+        }
       }
     }
   }
@@ -323,13 +358,94 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
       diags.insert(diags.end(), std::make_move_iterator(per_file.begin()),
                    std::make_move_iterator(per_file.end()));
     }
+  return reading;
+}
 
-  compile_detail::check_symbols(kinds, items, options.all, diags);
-
-  std::sort(diags.begin(), diags.end(), diag_less);
-  result.summary = tally(diags, summary);
-  result.diagnostics = std::move(diags);
+BuildResult finish(Reading& reading) {
+  std::sort(reading.diags.begin(), reading.diags.end(), diag_less);
+  BuildResult result = std::move(reading.result);
+  result.summary = tally(reading.diags, result.summary);
+  result.diagnostics = std::move(reading.diags);
   return result;
+}
+
+// The whole view read, the unchanged items standing in for the base.
+Result<BuildResult> compile_whole(const View& view, const KindPack& kinds, const WorkspaceConfig& config,
+                                  const BuildOptions& options, DefinitionCache* cache) {
+  auto reading = read_items(view, kinds, config, options, cache, nullptr);
+  if (!reading) return reading.error();
+  BaseIndex unchanged = BaseIndex::build(
+      kinds, reading->items, [](const Item& it) { return !it.changed; }, {}, BaseIndex::Purpose::in_memory);
+  compile_detail::check_symbols(kinds, reading->items, unchanged, false, options.all, reading->diags);
+  return finish(*reading);
+}
+
+// The changed entries read, against an index of the base; nullopt when the
+// index turned out damaged.
+Result<std::optional<BuildResult>> compile_on(const View& view, const KindPack& kinds, const WorkspaceConfig& config,
+                                              const BuildOptions& options, DefinitionCache* cache,
+                                              const BaseIndex& base) {
+  auto reading = read_items(view, kinds, config, options, cache, &base);
+  if (!reading) return reading.error();
+  compile_detail::check_symbols(kinds, reading->items, base, true, options.all, reading->diags);
+  if (base.damaged()) return std::optional<BuildResult>();
+  return std::optional<BuildResult>(finish(*reading));
+}
+
+// An index of the workspace's base commit made from the commit's own
+// entries, read as unchanged entries of a view are. Run after a build of
+// the view, which left every one of them in the cache.
+Result<BaseIndex> make_base_index(const Workspace& ws, DefinitionCache& cache, const BaseIndex::Key& key,
+                                  BuildStats& stats) {
+  auto entries = ws.repo->commit_entries(key.base_commit);
+  if (!entries) return entries.error();
+  View base_view(std::move(*entries), ws.view.content_ptr(), key.base_commit);
+  auto reading = read_items(base_view, ws.kinds, ws.config, BuildOptions{}, &cache, nullptr);
+  if (!reading) return reading.error();
+  stats.parsed += reading->result.stats.parsed;
+  stats.cache_misses += reading->result.stats.cache_misses;
+  return BaseIndex::build(ws.kinds, reading->items, [](const Item&) { return true; }, key,
+                          BaseIndex::Purpose::file);
+}
+
+// With the index of the view's base commit when there is a saved one, made
+// beside a definition cache that loaded (a cache found damaged or from
+// another version throws out both); else the whole view, and then the
+// index is made and saved for the next build on that base.
+Result<BuildResult> build_with_cache(const Workspace& ws, const BuildOptions& options, DefinitionCache& cache,
+                                     bool cache_loaded) {
+  // --all reads every definition anyway; an unborn branch has no base.
+  if (options.all || ws.view.base_commit().empty()) return compile_whole(ws.view, ws.kinds, ws.config, options, &cache);
+  BaseIndex::Key key{tool_version(), ws.kinds.digest(), ws.view.base_commit(), ws.config.size_cap};
+  std::string file = compile_detail::base_index_file(ws.repo->common_dir(), key.base_commit);
+  if (cache_loaded) {
+    BaseIndex index;
+    if (index.load(file, key, ws.kinds).state == BaseIndex::LoadState::loaded) {
+      auto result = compile_on(ws.view, ws.kinds, ws.config, options, &cache, index);
+      if (!result) return result.error();
+      if (*result) {
+        (*result)->stats.cache_hits += index.read_count();
+        (*result)->stats.base = BuildStats::Base::indexed;
+        return std::move(**result);
+      }
+    }
+  }
+  auto result = compile_whole(ws.view, ws.kinds, ws.config, options, &cache);
+  if (!result) return result;
+  // The index only spares later builds work: trouble making it is the
+  // cache's, not this build's.
+  auto index = make_base_index(ws, cache, key, result->stats);
+  if (!index) result->stats.cache_error = index.error().message;
+  else if (auto saved = index->save(file); !saved) result->stats.cache_error = saved.error().message;
+  else compile_detail::prune_base_indexes(file, kKeptBaseIndexes);
+  return result;
+}
+
+}  // namespace
+
+Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const WorkspaceConfig& config,
+                                 const BuildOptions& options, DefinitionCache* cache) {
+  return compile_whole(view, kinds, config, options, cache);
 }
 
 Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
@@ -349,7 +465,7 @@ Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
     loaded = owned->load(file);
   }
   DefinitionCache& cache = *owned;
-  auto result = compile_view(ws.view, ws.kinds, ws.config, options, &cache);
+  auto result = build_with_cache(ws, options, cache, loaded.state == DefinitionCache::LoadState::loaded);
   if (!result) return result;
   result->stats.cache_rebuilt = loaded.state == DefinitionCache::LoadState::rejected;
   if (cache.dirty()) {

@@ -170,6 +170,8 @@ class RecordView {
   explicit RecordView(std::string_view bytes);
 
   bool valid() const { return !bytes_.empty(); }
+  // The record's bytes (empty when invalid).
+  std::string_view bytes() const { return bytes_; }
   bool has_name() const { return valid() && (static_cast<unsigned char>(bytes_[0]) & 1) != 0; }
   std::string_view name() const { return name_; }
   Span name_span() const;

@@ -8,11 +8,11 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <functional>
 #include <utility>
 #include <vector>
 
+#include "cache_file.h"
 #include "compile_record.h"
 
 namespace ws {
@@ -32,36 +32,6 @@ void put_u64(std::string& out, std::uint64_t v) {
 }
 // The file's strings have fixed 4-byte lengths (records use LEB128 inside).
 std::string_view get_str(compile_detail::Cursor& c) { return c.bytes(c.u32()); }
-
-// Maps the whole file; nullopt when it does not exist.
-Result<std::optional<DefinitionCache::Buffer>> read_file(const std::string& file) {
-  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) {
-    if (errno == ENOENT) return std::optional<DefinitionCache::Buffer>();
-    return make_error(Errc::environment, "cannot open '" + file + "': " + std::strerror(errno), file);
-  }
-  struct stat st {};
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || std::uint64_t(st.st_size) > kMaxFileSize) {
-    ::close(fd);
-    return make_error(Errc::invalid, "'" + file + "' is not a cache file", file);
-  }
-  // An empty file maps to no bytes, and is then rejected as truncated.
-  auto map = detail::MappedFile::map(fd, static_cast<std::size_t>(st.st_size));
-  int map_errno = errno;
-  ::close(fd);
-  if (!map) return make_error(Errc::environment, "cannot map '" + file + "': " + std::strerror(map_errno), file);
-  return std::optional<DefinitionCache::Buffer>(std::move(*map));
-}
-
-Status write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return make_error(Errc::environment, std::string("write failed: ") + std::strerror(errno));
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return Ok{};
-}
 
 }  // namespace
 
@@ -132,7 +102,7 @@ DefinitionCache::LoadResult DefinitionCache::load(const std::string& file) {
   next_ = 0;
   data_ = Buffer();
   dirty_ = false;
-  auto read = read_file(file);
+  auto read = detail::map_cache_file(file, kMaxFileSize);
   if (!read) { dirty_ = true; return {LoadState::rejected, read.error().message}; }
   if (!read->has_value()) return {LoadState::missing, {}};
   Buffer buffer = std::move(**read);
@@ -299,7 +269,7 @@ class StreamWriter {
     sum_.update(bytes);
     if (buf_.size() + bytes.size() > kBuffer) flush();
     if (bytes.size() > kBuffer) {
-      if (status_) status_ = write_all(fd_, bytes);
+      if (status_) status_ = detail::write_all(fd_, bytes);
     } else {
       buf_.append(bytes);
     }
@@ -325,7 +295,7 @@ class StreamWriter {
  private:
   static constexpr std::size_t kBuffer = 1 << 20;
   void flush() {
-    if (status_ && !buf_.empty()) status_ = write_all(fd_, buf_);
+    if (status_ && !buf_.empty()) status_ = detail::write_all(fd_, buf_);
     buf_.clear();
   }
   int fd_;
@@ -351,47 +321,20 @@ Status DefinitionCache::save(const std::string& file, std::size_t max_entries) {
     return a->used ? a->used < b->used : a->key < b->key;
   });
 
-  namespace fs = std::filesystem;
-  fs::path target(file);
-  std::error_code ec;
-  fs::create_directories(target.parent_path(), ec);
-  if (ec)
-    return make_error(Errc::environment,
-                      "cannot create '" + target.parent_path().string() + "': " + ec.message(), file);
-  std::string tmp = file + ".tmp.XXXXXX";
-  int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
-  if (fd < 0)
-    return make_error(Errc::environment, "cannot create a temporary file beside '" + file + "': " +
-                                             std::strerror(errno), file);
-  ::fchmod(fd, 0644);  // mkostemp makes 0600; the cache is as readable as the repository
-
-  StreamWriter out(fd);
-  out.put(kMagic);
-  out.u32(kFormatVersion);
-  out.str(tool_version_);
-  out.str(kind_digest_);
-  out.u32(static_cast<std::uint32_t>(keep.size()));
-  for (const Entry* e : keep) {
-    out.str(e->key);
-    out.str(e->record);
-  }
-  Status st = out.finish();
-  if (st && ::fsync(fd) != 0)
-    st = make_error(Errc::environment, std::string("fsync failed: ") + std::strerror(errno));
-  if (::close(fd) != 0 && st) st = make_error(Errc::environment, std::string("close failed: ") + std::strerror(errno));
-  if (st && ::rename(tmp.c_str(), file.c_str()) != 0)
-    st = make_error(Errc::environment, "cannot rename '" + tmp + "' to '" + file + "': " + std::strerror(errno));
-  if (!st) {
-    ::unlink(tmp.c_str());
-    return make_error(Errc::environment, "cannot write the definition cache '" + file + "': " + st.error().message,
-                      file);
-  }
-  // Make the rename itself durable; a failure here loses only a cache.
-  int dir = ::open(target.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
+  Status st = detail::replace_cache_file(file, "the definition cache", [&](int fd) {
+    StreamWriter out(fd);
+    out.put(kMagic);
+    out.u32(kFormatVersion);
+    out.str(tool_version_);
+    out.str(kind_digest_);
+    out.u32(static_cast<std::uint32_t>(keep.size()));
+    for (const Entry* e : keep) {
+      out.str(e->key);
+      out.str(e->record);
+    }
+    return out.finish();
+  });
+  if (!st) return st;
   dirty_ = false;
   return Ok{};
 }

@@ -2,6 +2,7 @@
 // damaged or foreign cache files are rebuilt, --no-cache, concurrent builds.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -45,6 +46,23 @@ std::string stats(const wstest::RunResult& r) {
 // The cache's checksum (definition_cache.h): XXH3's 64-bit hash of
 // everything before it; restated here to forge a well-formed file.
 std::uint64_t cache_checksum(std::string_view bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }
+
+// What the cache folder holds, with the files of its bases/ folder after
+// "bases/": a temporary file left behind would show here.
+std::vector<std::string> cache_files(const TempRepo& repo) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(repo.abs(".git/ws/cache"), ec)) names.push_back(e.path().filename());
+  for (const auto& e : fs::directory_iterator(repo.abs(".git/ws/cache/bases"), ec))
+    names.push_back("bases/" + e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// The files a build on HEAD leaves: the definitions and HEAD's base index.
+std::vector<std::string> head_cache_files(const TempRepo& repo) {
+  return {"bases", "bases/" + wstest::chomp(repo.git({"rev-parse", "HEAD"})), "definitions"};
+}
 
 }  // namespace
 
@@ -133,14 +151,14 @@ TEST_CASE("ws-build --no-cache neither reads nor writes the cache", "[ws-build][
   CHECK_FALSE(repo.exists(kCache));
   REQUIRE(ws("ws-build", {}, repo.path()).status == 0);
   std::string before = repo.read(kCache);
+  std::string base_before = repo.read(".git/ws/cache/" + head_cache_files(repo)[1]);
   repo.write("agents/AGintake01.json", "{\n  \"name\": \"Intake\"\n}\n");
   auto again = ws("ws-build", {"--no-cache", "--stats"}, repo.path());
   CHECK(stats(again) == "parsed 18, cache hits 0, cache misses 0");
   CHECK(repo.read(kCache) == before);
+  CHECK(repo.read(".git/ws/cache/" + head_cache_files(repo)[1]) == base_before);
   // No temporary files are left beside the cache.
-  std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(repo.abs(".git/ws/cache"))) names.push_back(e.path().filename());
-  CHECK(names == std::vector<std::string>{"definitions"});
+  CHECK(cache_files(repo) == head_cache_files(repo));
 }
 
 TEST_CASE("ws-build cache: builds running at once leave a whole cache", "[ws-build][cache]") {
@@ -166,9 +184,7 @@ TEST_CASE("ws-build cache: builds running at once leave a whole cache", "[ws-bui
     auto after = ws("ws-build", {"--stats"}, repo.path());
     CHECK(after.out == expected);
     CHECK(stats(after) == "parsed 0, cache hits 18, cache misses 0");
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(repo.abs(".git/ws/cache"))) names.push_back(e.path().filename());
-    CHECK(names == std::vector<std::string>{"definitions"});
+    CHECK(cache_files(repo) == head_cache_files(repo));
   }
 }
 

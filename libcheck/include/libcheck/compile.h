@@ -39,6 +39,10 @@ struct BuildStats {
   std::size_t cache_hits = 0;    // base definitions taken from the cache
   std::size_t cache_misses = 0;  // base definitions the cache lacked (then parsed)
   bool cache_rebuilt = false;    // a cache file existed but was unusable (version, damage)
+  // How the base commit's definitions were had: every unchanged entry read
+  // (whole), or the saved index of the base (indexed: only the changed
+  // entries read), see build().
+  enum class Base { whole, indexed } base = Base::whole;
   std::string cache_error;       // the cache could not be written (the build is still right)
 };
 
@@ -49,7 +53,11 @@ struct BuildResult {
 };
 
 // Builds the workspace's view, with the definition cache of its repository
-// unless options.use_cache is false. Errors only for trouble outside the
+// unless options.use_cache is false. With the cache, a build also keeps an
+// index of its base commit's definitions beside it (a few base commits'
+// worth), so that the next build on that base reads only the changed
+// entries and the definitions they name or break; the answer is the same
+// either way. Errors only for trouble outside the
 // definitions (an unreadable object database, a working-tree I/O error);
 // everything wrong with a definition is a diagnostic.
 Result<BuildResult> build(const Workspace& ws, const BuildOptions& options);

@@ -1,0 +1,431 @@
+#include "base_index.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <utility>
+
+#include "cache_file.h"
+#include "flat_name_map.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+namespace ws::compile_detail {
+
+namespace {
+
+constexpr std::string_view kMagic = "WSBASEIX";
+constexpr std::size_t kDefSize = 32, kKeySize = 20;
+// Far above any workspace's (a few hundred bytes per definition, twice).
+constexpr std::uint64_t kMaxFileSize = std::uint64_t(8) << 30;
+
+void put_u16(std::string& out, std::uint32_t v) {
+  for (int i = 0; i < 2; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+void put_u32(std::string& out, std::uint64_t v) {
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+void put_u64(std::string& out, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+void put_str(std::string& out, std::string_view s) {
+  put_u32(out, s.size());
+  out.append(s);
+}
+
+std::uint64_t get(std::string_view b, std::size_t at, int width) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < width; ++i) v |= std::uint64_t(static_cast<unsigned char>(b[at + i])) << (8 * i);
+  return v;
+}
+std::uint32_t u16(std::string_view b, std::size_t at) { return static_cast<std::uint32_t>(get(b, at, 2)); }
+std::uint32_t u32(std::string_view b, std::size_t at) { return static_cast<std::uint32_t>(get(b, at, 4)); }
+
+std::uint32_t tag_of(std::size_t kind, std::string_view name) {
+  std::uint64_t h = XXH3_64bits_withSeed(name.data(), name.size(), kind);
+  return static_cast<std::uint32_t>(h ^ (h >> 32));
+}
+
+std::uint64_t def_hash(std::string_view path, std::string_view record) {
+  return XXH3_64bits_withSeed(record.data(), record.size(), XXH3_64bits(path.data(), path.size()));
+}
+
+std::size_t slot_count(std::size_t keys) {
+  std::size_t n = 16;
+  while (n < 2 * keys) n *= 2;
+  return n;
+}
+
+// One of the two tables while it is built: keys in order of first sight, and
+// (key, definition) pairs in definition order.
+struct TableBuild {
+  struct Key {
+    std::string_view name;
+    std::uint32_t kind = 0;
+  };
+  std::vector<Key> keys;
+  std::vector<detail::FlatNameMap<std::uint32_t>> by_kind;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+
+  explicit TableBuild(std::size_t kinds) : by_kind(kinds) {}
+
+  void add(std::uint32_t kind, std::string_view name, std::uint32_t def) {
+    auto [at, fresh] = by_kind[kind].try_emplace(name);
+    if (fresh) {
+      at->second = static_cast<std::uint32_t>(keys.size());
+      keys.push_back(Key{at->first, kind});
+    }
+    // A definition naming one thing twice is listed once.
+    if (pairs.empty() || pairs.back() != std::pair{at->second, def}) pairs.emplace_back(at->second, def);
+  }
+
+  // Appends the keys to `meta` (their lists at `list_base` onwards of `lists`,
+  // their names to `names`), and returns the slots.
+  std::vector<std::uint32_t> write(std::string& meta, std::vector<std::uint32_t>& lists, std::string& names) {
+    // Counting sort of the pairs by key; definition order is kept within each.
+    std::vector<std::uint32_t> start(keys.size() + 1, 0);
+    for (const auto& [k, d] : pairs) ++start[k + 1];
+    for (std::size_t k = 0; k < keys.size(); ++k) start[k + 1] += start[k];
+    std::size_t base = lists.size();
+    lists.resize(base + pairs.size());
+    std::vector<std::uint32_t> next(start.begin(), start.end() - 1);
+    for (const auto& [k, d] : pairs) lists[base + next[k]++] = d;
+    // Pairs of one key may repeat a definition that named it apart (a
+    // reference between others): drop the repeats, keeping lists ascending.
+    std::size_t out = base;
+    std::vector<std::uint32_t> begin(keys.size()), len(keys.size());
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      begin[k] = static_cast<std::uint32_t>(out);
+      std::uint32_t last = kNoDef;
+      for (std::size_t i = base + start[k]; i < base + start[k + 1]; ++i)
+        if (lists[i] != last) lists[out++] = last = lists[i];
+      len[k] = static_cast<std::uint32_t>(out - begin[k]);
+    }
+    lists.resize(out);
+    std::vector<std::uint32_t> slots(slot_count(keys.size()), 0);
+    std::size_t mask = slots.size() - 1;
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      put_u32(meta, names.size());
+      put_u32(meta, keys[k].name.size());
+      put_u32(meta, keys[k].kind);
+      put_u32(meta, begin[k]);
+      put_u32(meta, len[k]);
+      names.append(keys[k].name);
+      std::size_t i = tag_of(keys[k].kind, keys[k].name) & mask;
+      while (slots[i] != 0) i = (i + 1) & mask;
+      slots[i] = static_cast<std::uint32_t>(k + 1);
+    }
+    return slots;
+  }
+  static constexpr std::uint32_t kNoDef = 0xffffffffu;
+};
+
+}  // namespace
+
+BaseIndex::BaseIndex(BaseIndex&& o) noexcept { *this = std::move(o); }
+
+BaseIndex& BaseIndex::operator=(BaseIndex&& o) noexcept {
+  if (this == &o) return *this;
+  kinds_ = o.kinds_;
+  bool own = o.bytes_.data() == o.owned_.data();
+  owned_ = std::move(o.owned_);
+  mapped_ = std::move(o.mapped_);
+  bytes_ = own ? std::string_view(owned_) : o.bytes_;
+  o.bytes_ = {};
+  verify_ = o.verify_;
+  with_references_ = o.with_references_;
+  defs_ = o.defs_;
+  read_ = o.read_;
+  def_at_ = o.def_at_;
+  list_at_ = o.list_at_;
+  list_len_ = o.list_len_;
+  names_at_ = o.names_at_;
+  names_len_ = o.names_len_;
+  blob_at_ = o.blob_at_;
+  blob_len_ = o.blob_len_;
+  symbols_ = o.symbols_;
+  references_ = o.references_;
+  damaged_.store(o.damaged_.load());
+  return *this;
+}
+
+BaseIndex BaseIndex::build(const KindPack& kinds, const std::vector<Item>& items,
+                           const std::function<bool(const Item&)>& take, const Key& key, Purpose purpose) {
+  const bool for_file = purpose == Purpose::file;
+  const std::size_t kind_count = kinds.kinds().size();
+  auto kind_index = [&](const Kind* k) { return static_cast<std::uint32_t>(k - kinds.kinds().data()); };
+  TableBuild symbols(kind_count), references(kind_count);
+  std::string defs, blob;
+  std::size_t count = 0, read = 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const Item& it = items[i];
+    if (!it.view.present || !it.view.kind || !take(it)) continue;
+    const Side& v = it.view;
+    auto d = static_cast<std::uint32_t>(count++);
+    std::string_view record = v.rec.bytes();
+    bool name_only = v.kind->never_read;
+    if (!name_only) ++read;
+    put_u32(defs, blob.size());
+    put_u32(defs, v.path.size());
+    blob.append(v.path);
+    put_u32(defs, blob.size());
+    put_u32(defs, record.size());
+    blob.append(record);
+    put_u16(defs, kind_index(v.kind));
+    put_u16(defs, name_only ? 1 : 0);
+    put_u32(defs, for_file ? kNoItem : i);
+    put_u64(defs, for_file ? def_hash(v.path, record) : 0);
+    if (v.rec.has_name()) symbols.add(kind_index(v.kind), v.rec.name(), d);
+    if (for_file)
+      v.rec.for_each_ref([&](const RefView& r) {
+        if (const Kind* k = kinds.by_name(r.target_kind)) references.add(kind_index(k), r.name, d);
+      });
+  }
+
+  std::string meta, names;
+  std::vector<std::uint32_t> lists;
+  std::string sym_keys, ref_keys;
+  std::vector<std::uint32_t> sym_slots = symbols.write(sym_keys, lists, names);
+  std::vector<std::uint32_t> ref_slots = references.write(ref_keys, lists, names);
+
+  std::string& out = meta;
+  out.append(kMagic);
+  put_u32(out, kFormatVersion);
+  put_str(out, key.tool_version);
+  put_str(out, key.kind_digest);
+  put_str(out, key.base_commit);
+  put_u64(out, key.size_cap);
+  put_u32(out, kind_count);
+  put_u32(out, count);
+  put_u32(out, read);
+  put_u32(out, symbols.keys.size());
+  put_u32(out, references.keys.size());
+  put_u32(out, sym_slots.size());
+  put_u32(out, ref_slots.size());
+  put_u32(out, lists.size());
+  put_u32(out, names.size());
+  put_u64(out, blob.size());
+  out.append(defs);
+  out.append(sym_keys);
+  out.append(ref_keys);
+  for (auto s : sym_slots) put_u32(out, s);
+  for (auto s : ref_slots) put_u32(out, s);
+  for (auto d : lists) put_u32(out, d);
+  out.append(names);
+  put_u64(out, XXH3_64bits(out.data(), out.size()));
+  out.append(blob);
+
+  BaseIndex index;
+  index.kinds_ = &kinds;
+  index.owned_ = std::move(out);
+  index.bytes_ = index.owned_;
+  index.with_references_ = for_file;
+  std::string why;
+  index.parse("", &why);  // cannot fail: the bytes were just laid out
+  return index;
+}
+
+bool BaseIndex::parse(std::string_view why_prefix, std::string* why) {
+  auto fail = [&](const char* reason) {
+    *why = std::string(why_prefix) + reason;
+    return false;
+  };
+  Cursor c(bytes_);
+  c.bytes(kMagic.size());
+  c.u32();
+  for (int i = 0; i < 3; ++i) c.bytes(c.u32());
+  c.u64();
+  c.u32();
+  defs_ = c.u32();
+  read_ = c.u32();
+  symbols_.keys = c.u32();
+  references_.keys = c.u32();
+  symbols_.slots = c.u32();
+  references_.slots = c.u32();
+  list_len_ = c.u32();
+  names_len_ = c.u32();
+  std::uint64_t blob_len = c.u64();
+  if (!c.ok()) return fail("truncated");
+  std::size_t at = bytes_.size() - c.remaining();
+  auto pow2 = [](std::size_t n) { return n >= 16 && (n & (n - 1)) == 0; };
+  if (!pow2(symbols_.slots) || !pow2(references_.slots) || symbols_.slots < 2 * symbols_.keys ||
+      references_.slots < 2 * references_.keys || read_ > defs_)
+    return fail("bad tables");
+  // Every size is below 2^32, so these sums cannot overflow 64 bits.
+  std::uint64_t meta = std::uint64_t(at) + std::uint64_t(defs_) * kDefSize +
+                       (std::uint64_t(symbols_.keys) + references_.keys) * kKeySize +
+                       (std::uint64_t(symbols_.slots) + references_.slots + list_len_) * 4 + names_len_;
+  if (meta + 8 > bytes_.size() || bytes_.size() - meta - 8 != blob_len) return fail("truncated");
+  def_at_ = at;
+  symbols_.key_at = def_at_ + defs_ * kDefSize;
+  references_.key_at = symbols_.key_at + symbols_.keys * kKeySize;
+  symbols_.slot_at = references_.key_at + references_.keys * kKeySize;
+  references_.slot_at = symbols_.slot_at + symbols_.slots * 4;
+  list_at_ = references_.slot_at + references_.slots * 4;
+  names_at_ = list_at_ + list_len_ * 4;
+  blob_at_ = static_cast<std::size_t>(meta + 8);
+  blob_len_ = static_cast<std::size_t>(blob_len);
+  if (get(bytes_, static_cast<std::size_t>(meta), 8) != XXH3_64bits(bytes_.data(), static_cast<std::size_t>(meta)))
+    return fail("bad checksum");
+  return true;
+}
+
+BaseIndex::LoadResult BaseIndex::load(const std::string& file, const Key& key, const KindPack& kinds) {
+  *this = BaseIndex();
+  auto mapped = detail::map_cache_file(file, kMaxFileSize);
+  if (!mapped) return {LoadState::rejected, mapped.error().message};
+  if (!mapped->has_value()) return {LoadState::missing, {}};
+  mapped_ = std::move(**mapped);
+  bytes_ = mapped_.bytes();
+  kinds_ = &kinds;
+  verify_ = true;
+  auto reject = [&](std::string why) {
+    *this = BaseIndex();
+    return LoadResult{LoadState::rejected, std::move(why)};
+  };
+  Cursor c(bytes_);
+  if (c.bytes(kMagic.size()) != kMagic) return reject("not a base index");
+  if (c.u32() != kFormatVersion) return reject("other index format");
+  if (c.bytes(c.u32()) != key.tool_version) return reject("other tool version");
+  if (c.bytes(c.u32()) != key.kind_digest) return reject("other kind pack");
+  if (c.bytes(c.u32()) != key.base_commit) return reject("other base commit");
+  if (c.u64() != key.size_cap) return reject("other size cap");
+  if (c.u32() != kinds.kinds().size() || !c.ok()) return reject("other kind pack");
+  std::string why;
+  if (!parse("", &why)) return reject(why);
+  with_references_ = true;
+  return {LoadState::loaded, {}};
+}
+
+Status BaseIndex::save(const std::string& file) const {
+  return detail::replace_cache_file(file, "the base index",
+                                    [&](int fd) { return detail::write_all(fd, bytes_); });
+}
+
+std::optional<BaseIndex::Def> BaseIndex::def(std::size_t d) const {
+  if (d >= defs_) {
+    flag_damage();
+    return std::nullopt;
+  }
+  std::size_t at = def_at_ + d * kDefSize;
+  std::size_t path_off = u32(bytes_, at), path_len = u32(bytes_, at + 4);
+  std::size_t rec_off = u32(bytes_, at + 8), rec_len = u32(bytes_, at + 12);
+  std::size_t kind = u16(bytes_, at + 16);
+  if (path_off > blob_len_ || path_len > blob_len_ - path_off || rec_off > blob_len_ ||
+      rec_len > blob_len_ - rec_off || kind >= kinds_->kinds().size()) {
+    flag_damage();
+    return std::nullopt;
+  }
+  Def out;
+  out.path = bytes_.substr(blob_at_ + path_off, path_len);
+  std::string_view record = bytes_.substr(blob_at_ + rec_off, rec_len);
+  if (verify_ && def_hash(out.path, record) != get(bytes_, at + 24, 8)) {
+    flag_damage();
+    return std::nullopt;
+  }
+  out.kind = &kinds_->kinds()[kind];
+  out.rec = RecordView(record);
+  out.name_only = (u16(bytes_, at + 18) & 1) != 0;
+  out.item = u32(bytes_, at + 20);
+  return out;
+}
+
+std::optional<std::size_t> BaseIndex::find_path(std::string_view path) const {
+  // Paths are in bytewise order. The bytes compared on the way are checked
+  // only at the end, in def(): a damaged one can only make this miss, and a
+  // miss reads the definition again.
+  std::size_t lo = 0, hi = defs_;
+  while (lo < hi) {
+    std::size_t mid = lo + (hi - lo) / 2;
+    std::size_t at = def_at_ + mid * kDefSize;
+    std::size_t off = u32(bytes_, at), len = u32(bytes_, at + 4);
+    if (off > blob_len_ || len > blob_len_ - off) {
+      flag_damage();
+      return std::nullopt;
+    }
+    std::string_view p = bytes_.substr(blob_at_ + off, len);
+    if (p == path) {
+      auto d = def(mid);
+      if (!d || d->path != path) return std::nullopt;
+      return mid;
+    }
+    if (p < path) lo = mid + 1;
+    else hi = mid;
+  }
+  return std::nullopt;
+}
+
+void BaseIndex::lookup(const Table& t, std::size_t kind, std::string_view name,
+                       const std::function<void(std::size_t)>& f) const {
+  if (t.keys == 0) return;
+  std::size_t mask = t.slots - 1;
+  for (std::size_t i = tag_of(kind, name) & mask, probes = 0; probes < t.slots; i = (i + 1) & mask, ++probes) {
+    std::uint32_t slot = u32(bytes_, t.slot_at + i * 4);
+    if (slot == 0) return;
+    if (slot > t.keys) return flag_damage();
+    std::size_t at = t.key_at + (slot - 1) * kKeySize;
+    std::size_t name_off = u32(bytes_, at), name_len = u32(bytes_, at + 4);
+    if (name_off > names_len_ || name_len > names_len_ - name_off) return flag_damage();
+    if (u32(bytes_, at + 8) != kind || bytes_.substr(names_at_ + name_off, name_len) != name) continue;
+    std::size_t list_off = u32(bytes_, at + 12), list_len = u32(bytes_, at + 16);
+    if (list_off > list_len_ || list_len > list_len_ - list_off) return flag_damage();
+    for (std::size_t l = 0; l < list_len; ++l) {
+      std::size_t d = u32(bytes_, list_at_ + (list_off + l) * 4);
+      if (d >= defs_) return flag_damage();
+      f(d);
+    }
+    return;
+  }
+}
+
+void BaseIndex::owners(std::size_t kind, std::string_view name, const std::function<void(std::size_t)>& f) const {
+  lookup(symbols_, kind, name, f);
+}
+
+void BaseIndex::referrers(std::size_t kind, std::string_view name, const std::function<void(std::size_t)>& f) const {
+  lookup(references_, kind, name, f);
+}
+
+void BaseIndex::names(std::size_t kind, const std::function<void(std::string_view)>& f) const {
+  for (std::size_t k = 0; k < symbols_.keys; ++k) {
+    std::size_t at = symbols_.key_at + k * kKeySize;
+    if (u32(bytes_, at + 8) != kind) continue;
+    std::size_t name_off = u32(bytes_, at), name_len = u32(bytes_, at + 4);
+    if (name_off > names_len_ || name_len > names_len_ - name_off) return flag_damage();
+    f(bytes_.substr(names_at_ + name_off, name_len));
+  }
+}
+
+void BaseIndex::shared_names(const std::function<void(std::size_t kind, std::string_view name)>& f) const {
+  for (std::size_t k = 0; k < symbols_.keys; ++k) {
+    std::size_t at = symbols_.key_at + k * kKeySize;
+    if (u32(bytes_, at + 16) < 2) continue;
+    std::size_t name_off = u32(bytes_, at), name_len = u32(bytes_, at + 4);
+    if (name_off > names_len_ || name_len > names_len_ - name_off) return flag_damage();
+    f(u32(bytes_, at + 8), bytes_.substr(names_at_ + name_off, name_len));
+  }
+}
+
+std::string base_index_file(const std::string& common_dir, std::string_view base_commit) {
+  std::string dir = common_dir;
+  if (!dir.empty() && dir.back() != '/') dir += '/';
+  return dir + "ws/cache/bases/" + std::string(base_commit);
+}
+
+void prune_base_indexes(const std::string& file, std::size_t keep) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<std::pair<fs::file_time_type, fs::path>> found;
+  for (const auto& e : fs::directory_iterator(fs::path(file).parent_path(), ec)) {
+    std::error_code st;
+    if (!e.is_regular_file(st)) continue;
+    // Temporary files of a writer still at work are its own business.
+    if (e.path().filename().string().find('.') != std::string::npos) continue;
+    found.emplace_back(e.last_write_time(st), e.path());
+  }
+  if (found.size() <= keep) return;
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t i = keep; i < found.size(); ++i) fs::remove(found[i].second, ec);
+}
+
+}  // namespace ws::compile_detail

@@ -1,0 +1,293 @@
+// The base index (base_index.h) on real repositories: a build that uses it
+// gives exactly the answer of a build that reads the whole view, whatever
+// the changeset; a file made for another key, or damaged, is not trusted.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "base_index.h"
+#include "libcheck/compile.h"
+#include "libcheck/render.h"
+#include "libcheck/workspace.h"
+#include "support/temp_repo.h"
+
+using ws::BuildStats;
+using ws::compile_detail::BaseIndex;
+using wstest::TempRepo;
+namespace fs = std::filesystem;
+
+namespace {
+
+ws::Workspace open(const TempRepo& repo) {
+  ws::OpenOptions o;
+  o.dir = repo.path();
+  auto w = ws::open_workspace(o);
+  REQUIRE(w.ok());
+  return std::move(w).value();
+}
+
+ws::BuildResult build(const ws::Workspace& w, bool cache, bool all = false) {
+  ws::BuildOptions b;
+  b.use_cache = cache;
+  b.all = all;
+  auto r = ws::build(w, b);
+  REQUIRE(r.ok());
+  return std::move(r).value();
+}
+
+// Every diagnostic and the summary, as the JSON report has them.
+std::string report(const ws::BuildResult& r) {
+  std::ostringstream out;
+  auto consumer = ws::make_consumer(ws::OutputFormat::json, out, ws::RenderOptions{});
+  ws::render_all(*consumer, r.diagnostics, r.summary);
+  return out.str();
+}
+
+std::string index_file(const TempRepo& repo) {
+  return repo.abs(".git/ws/cache/bases/" + wstest::chomp(repo.git({"rev-parse", "HEAD"})));
+}
+
+// The example workspace and, beside it, agents that hand off to each
+// other, tools calling them and indexes over the ticket's fields: enough
+// references in both directions for random changes to break.
+void seed(const TempRepo& repo) {
+  wstest::copy_example_workspace(repo);
+  for (int i = 0; i < 12; ++i) {
+    std::string n = std::to_string(i);
+    std::string next = std::to_string((i + 1) % 12);
+    repo.write("agents/AGgen" + n + ".json", "{\n  \"name\": \"Gen" + n + "\",\n  \"model\": \"small\",\n"
+               "  \"handoffs\": [\"Gen" + next + "\"]\n}\n");
+    repo.write("ai-tools/TLgen" + n + ".cs", "// name: CallGen" + n + "\n// description: calls agent " + n +
+               "\nvar t = await Graph.Get(N.Ticket.Type, args.Id);\nt.Set(N.Ticket.Status, \"x\");\n"
+               "return await Agents.Gen" + n + ".Run(t);\n");
+  }
+  repo.write("indexes/IXgen01.json", "{\n  \"name\": \"ByCustomer\",\n  \"node\": \"Ticket\",\n"
+             "  \"fields\": [\"Customer\", \"Title\"]\n}\n");
+  repo.commit_all("workspace");
+}
+
+void replace_in(const TempRepo& repo, const std::string& path, const std::string& from, const std::string& to) {
+  if (!repo.exists(path)) return;
+  std::string s = repo.read(path);
+  auto at = s.find(from);
+  if (at == std::string::npos) return;
+  repo.write(path, s.replace(at, from.size(), to));
+}
+
+// One random change to the working tree.
+void mutate(const TempRepo& repo, std::mt19937& rng) {
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  std::string n = std::to_string(pick(12));
+  std::string m = std::to_string(pick(12));
+  switch (pick(11)) {
+    case 0: repo.remove("agents/AGgen" + n + ".json"); break;                      // deleted, still handed off to
+    case 1: replace_in(repo, "agents/AGgen" + n + ".json", "\"Gen" + n + "\"", "\"Renamed" + n + "\""); break;
+    case 2:  // moved to another file, same name
+      if (repo.exists("agents/AGgen" + n + ".json")) {
+        repo.write("agents/AGmoved" + n + ".json", repo.read("agents/AGgen" + n + ".json"));
+        repo.remove("agents/AGgen" + n + ".json");
+      }
+      break;
+    case 3: replace_in(repo, "node-types/NTticket01.json", "    { \"name\": \"Status\", \"type\": \"string\" },\n", ""); break;
+    case 4: replace_in(repo, "node-types/NTticket01.json", "\"Customer\"", "\"Client\""); break;
+    case 5:  // a new agent and a tool using it, in one change
+      repo.write("agents/AGnew" + n + ".json", "{\n  \"name\": \"New" + n + "\"\n}\n");
+      repo.write("ai-tools/TLnew" + n + ".cs", "// name: UseNew" + n + "\nreturn await Agents.New" + n + ".Run(args);\n");
+      break;
+    case 6: repo.write("agents/AGdup" + n + ".json", "{\n  \"name\": \"Gen" + m + "\"\n}\n"); break;  // a duplicate
+    case 7: replace_in(repo, "ai-tools/TLgen" + n + ".cs", "Agents.Gen" + n, "Agents.Gen" + m + "x"); break;  // a typo
+    case 8: repo.remove("ai-tools/TLgen" + n + ".cs"); break;
+    case 9: replace_in(repo, "agents/AGgen" + n + ".json", "\"model\"", "\"model\" \"broken\""); break;  // syntax
+    case 10: replace_in(repo, "agents/AGgen" + n + ".json", "\"Gen" + n + "\"", "\"Gen" + m + "\""); break;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("base index: a build on a saved index answers as a build of the whole view", "[base-index]") {
+  TempRepo repo;
+  seed(repo);
+  {
+    ws::Workspace w = open(repo);
+    ws::BuildResult first = build(w, true);
+    CHECK(first.stats.base == BuildStats::Base::whole);
+    CHECK(first.diagnostics.empty());
+  }
+  REQUIRE(fs::exists(index_file(repo)));
+  std::mt19937 rng(20261201);
+  int indexed = 0, with_errors = 0;
+  for (int round = 0; round < 60; ++round) {
+    repo.git({"checkout", "-q", "--", "."});
+    repo.git({"clean", "-q", "-fd"});
+    int changes = 1 + static_cast<int>(rng() % 4);
+    for (int c = 0; c < changes; ++c) mutate(repo, rng);
+    bool staged = round % 5 == 4;
+    if (staged) repo.git({"add", "-A"});
+    ws::Workspace w = open(repo);
+    ws::BuildResult whole = build(w, false);
+    ws::BuildResult fast = build(w, true);
+    INFO("round " << round << ": " << repo.git({"status", "--porcelain"}));
+    CHECK(fast.stats.base == BuildStats::Base::indexed);
+    CHECK(report(fast) == report(whole));
+    CHECK(fast.stats.parsed + fast.stats.cache_hits >= whole.stats.parsed);
+    indexed += fast.stats.base == BuildStats::Base::indexed;
+    with_errors += !whole.diagnostics.empty();
+    if (staged) repo.git({"reset", "-q"});
+  }
+  CHECK(indexed == 60);
+  CHECK(with_errors > 20);  // the rounds broke things, and the answers were compared on them
+}
+
+TEST_CASE("base index: the saved file names who defines and who refers to what", "[base-index]") {
+  TempRepo repo;
+  seed(repo);
+  ws::Workspace w = open(repo);
+  (void)build(w, true);
+  BaseIndex index;
+  BaseIndex::Key key{ws::tool_version(), w.kinds.digest(), wstest::chomp(repo.git({"rev-parse", "HEAD"})),
+                     w.config.size_cap};
+  REQUIRE(index.load(index_file(repo), key, w.kinds).state == BaseIndex::LoadState::loaded);
+  const ws::Kind* agent = w.kinds.by_name("agent");
+  REQUIRE(agent);
+  std::size_t agent_kind = static_cast<std::size_t>(agent - w.kinds.kinds().data());
+
+  std::vector<std::string> owners, referrers, names;
+  index.owners(agent_kind, "Gen3", [&](std::size_t d) { owners.push_back(std::string(index.def(d)->path)); });
+  CHECK(owners == std::vector<std::string>{"agents/AGgen3.json"});
+  index.referrers(agent_kind, "Gen3", [&](std::size_t d) { referrers.push_back(std::string(index.def(d)->path)); });
+  CHECK(referrers == std::vector<std::string>{"agents/AGgen2.json", "ai-tools/TLgen3.cs"});
+  index.names(agent_kind, [&](std::string_view n) { names.emplace_back(n); });
+  std::sort(names.begin(), names.end());
+  CHECK(names.size() == 14);  // Billing, Triage and Gen0-Gen11
+  CHECK(names.front() == "Billing");
+  auto at = index.find_path("ai-tools/TLgen3.cs");
+  REQUIRE(at);
+  CHECK(index.def(*at)->rec.name() == "CallGen3");
+  CHECK_FALSE(index.find_path("ai-tools/TLgen3.c"));
+  CHECK_FALSE(index.find_path(".ws/config.json"));
+  CHECK_FALSE(index.damaged());
+  // The secret is held by name only, and not counted as read.
+  std::size_t name_only = 0;
+  for (std::size_t d = 0; d < index.size(); ++d) name_only += index.def(d)->name_only;
+  CHECK(name_only == 1);
+  CHECK(index.read_count() == index.size() - 1);
+}
+
+TEST_CASE("base index: a file made for another key is not used", "[base-index]") {
+  TempRepo repo;
+  seed(repo);
+  ws::Workspace w = open(repo);
+  (void)build(w, true);
+  const BaseIndex::Key key{ws::tool_version(), w.kinds.digest(), wstest::chomp(repo.git({"rev-parse", "HEAD"})),
+                           w.config.size_cap};
+  struct Case {
+    const char* why;
+    BaseIndex::Key key;
+  };
+  std::vector<Case> cases = {
+      {"other tool version", key},
+      {"other kind pack", key},
+      {"other base commit", key},
+      {"other size cap", key},
+  };
+  cases[0].key.tool_version += "x";
+  cases[1].key.kind_digest += "x";
+  cases[2].key.base_commit.back() = cases[2].key.base_commit.back() == '0' ? '1' : '0';
+  cases[3].key.size_cap += 1;
+  for (const auto& c : cases) {
+    BaseIndex index;
+    auto loaded = index.load(index_file(repo), c.key, w.kinds);
+    CHECK(loaded.state == BaseIndex::LoadState::rejected);
+    CHECK(loaded.reason == c.why);
+  }
+  BaseIndex missing;
+  CHECK(missing.load(index_file(repo) + "0", key, w.kinds).state == BaseIndex::LoadState::missing);
+}
+
+TEST_CASE("base index: damage is found, the build made without it, and the file made again", "[base-index]") {
+  TempRepo repo;
+  seed(repo);
+  ws::Workspace w = open(repo);
+  (void)build(w, true);
+  const std::string file = index_file(repo);
+  const std::string good = repo.read(".git/ws/cache/bases/" + fs::path(file).filename().string());
+  BaseIndex::Key key{ws::tool_version(), w.kinds.digest(), wstest::chomp(repo.git({"rev-parse", "HEAD"})),
+                     w.config.size_cap};
+  BaseIndex parsed;
+  REQUIRE(parsed.load(file, key, w.kinds).state == BaseIndex::LoadState::loaded);
+  // A byte of the tables (the first definition's, just after the header,
+  // which ends 52 bytes after the base commit's id), then one of the
+  // record of AGgen4, which the build below must read: its handoff to Gen5
+  // breaks (a record follows its path in the blob).
+  const std::size_t in_tables = good.find(key.base_commit) + key.base_commit.size() + 52 + 5;
+  const std::size_t in_record = good.rfind("agents/AGgen4.json") + std::string("agents/AGgen4.json").size() + 2;
+  repo.remove("agents/AGgen5.json");
+  const std::string expected = report(build(open(repo), false));
+  for (std::size_t at : {in_tables, in_record}) {
+    std::string bad = good;
+    bad[at] = static_cast<char>(bad[at] ^ 0x20);
+    {
+      std::ofstream(file, std::ios::binary | std::ios::trunc) << bad;
+    }
+    BaseIndex index;
+    auto loaded = index.load(file, key, w.kinds);
+    if (at == in_tables) {
+      CHECK(loaded.state == BaseIndex::LoadState::rejected);
+      CHECK(loaded.reason == "bad checksum");
+    } else {
+      REQUIRE(loaded.state == BaseIndex::LoadState::loaded);
+      CHECK_FALSE(index.damaged());
+      std::size_t undecodable = 0;
+      for (std::size_t d = 0; d < index.size(); ++d) undecodable += !index.def(d);
+      CHECK(undecodable == 1);
+      CHECK(index.damaged());
+    }
+    ws::Workspace changed = open(repo);
+    ws::BuildResult r = build(changed, true);
+    CHECK(r.stats.base == BuildStats::Base::whole);
+    CHECK(report(r) == expected);
+    CHECK(repo.read(".git/ws/cache/bases/" + fs::path(file).filename().string()) == good);
+    CHECK(build(open(repo), true).stats.base == BuildStats::Base::indexed);
+  }
+}
+
+TEST_CASE("base index: --all, --no-cache and an unborn branch read the whole view", "[base-index]") {
+  TempRepo repo;
+  wstest::copy_example_workspace(repo);
+  ws::Workspace unborn = open(repo);
+  CHECK(build(unborn, true).stats.base == BuildStats::Base::whole);
+  CHECK_FALSE(fs::exists(repo.abs(".git/ws/cache/bases")));
+  repo.commit_all("workspace");
+  ws::Workspace w = open(repo);
+  CHECK(build(w, false).stats.base == BuildStats::Base::whole);
+  CHECK_FALSE(fs::exists(index_file(repo)));
+  CHECK(build(w, true).stats.base == BuildStats::Base::whole);
+  CHECK(fs::exists(index_file(repo)));
+  CHECK(build(open(repo), true, /*all=*/true).stats.base == BuildStats::Base::whole);
+  CHECK(build(open(repo), true).stats.base == BuildStats::Base::indexed);
+}
+
+TEST_CASE("base index: a few base commits' indexes are kept, the oldest removed", "[base-index]") {
+  TempRepo repo;
+  seed(repo);
+  std::vector<std::string> bases;
+  for (int i = 0; i < 6; ++i) {
+    repo.write("prompts/PRextra" + std::to_string(i) + ".md", "---\nname: Extra" + std::to_string(i) + "\n---\nx\n");
+    repo.commit_all("extra " + std::to_string(i));
+    bases.push_back(index_file(repo));
+    (void)build(open(repo), true);
+  }
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < bases.size(); ++i) {
+    bool present = fs::exists(bases[i]);
+    kept += present;
+    CHECK(present == (i >= 2));
+  }
+  CHECK(kept == 4);
+}
