@@ -10,7 +10,8 @@
 
 namespace ws::detail {
 
-Result<std::optional<MappedFile>> map_cache_file(const std::string& file, std::uint64_t max_size) {
+Result<std::optional<MappedFile>> map_cache_file(const std::string& file, std::uint64_t max_size,
+                                                 bool populate) {
   int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) {
     if (errno == ENOENT) return std::optional<MappedFile>();
@@ -22,7 +23,7 @@ Result<std::optional<MappedFile>> map_cache_file(const std::string& file, std::u
     return make_error(Errc::invalid, "'" + file + "' is not a cache file", file);
   }
   // An empty file maps to no bytes, which no reader takes for a cache.
-  auto map = MappedFile::map(fd, static_cast<std::size_t>(st.st_size));
+  auto map = MappedFile::map(fd, static_cast<std::size_t>(st.st_size), populate);
   int map_errno = errno;
   ::close(fd);
   if (!map) return make_error(Errc::environment, "cannot map '" + file + "': " + std::strerror(map_errno), file);

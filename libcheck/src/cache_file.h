@@ -17,8 +17,10 @@ namespace ws::detail {
 
 // The whole of `file`, mapped; nullopt when it does not exist. An error for
 // anything else that is not a regular file of at most `max_size` bytes (a
-// link is not followed), or that cannot be opened or mapped.
-Result<std::optional<MappedFile>> map_cache_file(const std::string& file, std::uint64_t max_size);
+// link is not followed), or that cannot be opened or mapped. `populate` as
+// for MappedFile::map.
+Result<std::optional<MappedFile>> map_cache_file(const std::string& file, std::uint64_t max_size,
+                                                 bool populate = true);
 
 // Writes all of `bytes` to `fd`, retrying short writes.
 Status write_all(int fd, std::string_view bytes);

@@ -413,9 +413,24 @@ Result<BaseIndex> make_base_index(const Workspace& ws, DefinitionCache& cache, c
 // another version throws out both); else the whole view, and then the
 // index is made and saved for the next build on that base.
 Result<BuildResult> build_with_cache(const Workspace& ws, const BuildOptions& options, DefinitionCache& cache,
-                                     bool cache_loaded) {
+                                     bool cache_loaded, std::size_t& view_size) {
+  view_size = ws.view.entries().size();
+  // Every entry of the view, for the reads below that need them all.
+  std::optional<View> opened;
+  auto whole = [&]() -> Result<const View*> {
+    if (!ws.view_spec.changes_only) return &ws.view;
+    auto v = whole_view(ws);
+    if (!v) return v.error();
+    opened.emplace(std::move(v).value());
+    view_size = opened->entries().size();
+    return &*opened;
+  };
   // --all reads every definition anyway; an unborn branch has no base.
-  if (options.all || ws.view.base_commit().empty()) return compile_whole(ws.view, ws.kinds, ws.config, options, &cache);
+  if (options.all || ws.view.base_commit().empty()) {
+    auto view = whole();
+    if (!view) return view.error();
+    return compile_whole(**view, ws.kinds, ws.config, options, &cache);
+  }
   BaseIndex::Key key{tool_version(), ws.kinds.digest(), ws.view.base_commit(), ws.config.size_cap};
   std::string file = compile_detail::base_index_file(ws.repo->common_dir(), key.base_commit);
   if (cache_loaded) {
@@ -426,11 +441,14 @@ Result<BuildResult> build_with_cache(const Workspace& ws, const BuildOptions& op
       if (*result) {
         (*result)->stats.cache_hits += index.read_count();
         (*result)->stats.base = BuildStats::Base::indexed;
+        if (ws.view_spec.changes_only) view_size += index.size();
         return std::move(**result);
       }
     }
   }
-  auto result = compile_whole(ws.view, ws.kinds, ws.config, options, &cache);
+  auto view = whole();
+  if (!view) return view.error();
+  auto result = compile_whole(**view, ws.kinds, ws.config, options, &cache);
   if (!result) return result;
   // The index only spares later builds work: trouble making it is the
   // cache's, not this build's.
@@ -449,7 +467,12 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
 }
 
 Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
-  if (!options.use_cache || !ws.repo) return compile_view(ws.view, ws.kinds, ws.config, options, nullptr);
+  if (!options.use_cache || !ws.repo) {
+    if (!ws.view_spec.changes_only || !ws.repo) return compile_view(ws.view, ws.kinds, ws.config, options, nullptr);
+    auto view = whole_view(ws);
+    if (!view) return view.error();
+    return compile_view(*view, ws.kinds, ws.config, options, nullptr);
+  }
   std::string file = definition_cache_file(*ws.repo);
   std::unique_ptr<DefinitionCache> owned;
   DefinitionCache::LoadResult loaded;
@@ -465,13 +488,14 @@ Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
     loaded = owned->load(file);
   }
   DefinitionCache& cache = *owned;
-  auto result = build_with_cache(ws, options, cache, loaded.state == DefinitionCache::LoadState::loaded);
+  std::size_t view_size = 0;
+  auto result = build_with_cache(ws, options, cache, loaded.state == DefinitionCache::LoadState::loaded, view_size);
   if (!result) return result;
   result->stats.cache_rebuilt = loaded.state == DefinitionCache::LoadState::rejected;
   if (cache.dirty()) {
     // Room for the whole view twice over: entries of other branches and
     // sessions survive until the file outgrows that.
-    auto saved = cache.save(file, 2 * ws.view.entries().size() + 256);
+    auto saved = cache.save(file, 2 * view_size + 256);
     if (!saved) result->stats.cache_error = saved.error().message;
   }
   return result;

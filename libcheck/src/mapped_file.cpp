@@ -17,10 +17,10 @@ MappedFile::~MappedFile() {
   if (data_) ::munmap(const_cast<char*>(data_), size_);
 }
 
-std::optional<MappedFile> MappedFile::map(int fd, std::size_t size) {
+std::optional<MappedFile> MappedFile::map(int fd, std::size_t size, bool populate) {
   MappedFile m;
   if (size == 0) return m;  // nothing to map
-  void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd, 0);
   if (p == MAP_FAILED) return std::nullopt;
   m.data_ = static_cast<const char*>(p);
   m.size_ = size;

@@ -24,7 +24,9 @@ class MappedFile {
 
   // The first `size` bytes of open file `fd` (its size, from the caller's
   // fstat); nullopt with errno set when mmap fails. The caller keeps fd.
-  static std::optional<MappedFile> map(int fd, std::size_t size);
+  // `populate`: map every page now (for a file read whole), else as the
+  // pages are first read (for one read in a few places).
+  static std::optional<MappedFile> map(int fd, std::size_t size, bool populate = true);
 
   std::string_view bytes() const { return {data_, size_}; }
 

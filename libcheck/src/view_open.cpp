@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "git_util.h"
 #include "index_file.h"
@@ -265,9 +266,10 @@ Result<std::vector<ViewEntry>> committed_view_entries(git_repository* repo, cons
     if (!blobs) return blobs.error();
     out.reserve(*blobs + *blobs / 8 + 16);  // and room for some deletes
   }
+  // Changes only: folders the two trees share are not even entered; the
+  // caller adds the base's unchanged .ws/ files.
   auto st = proposal::walk_tree_pair(
-      repo, base_tree->get(), pending_tree->get(), /*unchanged=*/true, [&](const proposal::TreePair& p) {
-        if (!p.changed && changes_only && p.path.substr(0, 4) != ".ws/") return;
+      repo, base_tree->get(), pending_tree->get(), /*unchanged=*/!changes_only, [&](const proposal::TreePair& p) {
         ViewEntry e;
         e.path = std::string(p.path);
         if (!p.changed) {
@@ -359,6 +361,20 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
   if ((spec.source == ViewSource::rev || spec.source == ViewSource::proposal) && fast_status) {
     auto entries = committed_view_entries(r, base_commit, pending_commit, spec.changes_only);
     if (!entries) return entries.error();
+    if (spec.changes_only) {
+      // The configuration and kinds the view must still hold: the base's
+      // .ws/ files the change left alone.
+      auto ws_files = repo.commit_entries(base_commit, ".ws/");
+      if (!ws_files) return ws_files.error();
+      std::unordered_set<std::string_view> changed;
+      for (const auto& e : *entries) changed.insert(e.path);
+      std::vector<ViewEntry> kept;
+      for (auto& e : *ws_files)
+        if (!changed.count(e.path)) kept.push_back(std::move(e));
+      for (auto& e : kept) entries->push_back(std::move(e));
+      std::sort(entries->begin(), entries->end(),
+                [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; });
+    }
     auto content = content_of(r, root, size_cap);
     if (!content) return content.error();
     detect_renames(*entries);

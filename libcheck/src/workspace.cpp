@@ -96,6 +96,7 @@ Result<Workspace> open_workspace(const OpenOptions& options) {
     w.root = std::make_shared<const WorkspaceRoot>(std::move(root).value());
   }
 
+  w.view_spec = options.view;
   auto view = open_view(*w.repo, w.root, options.view);
   if (!view) return view.error();
 
@@ -134,6 +135,33 @@ Result<Workspace> open_workspace(const OpenOptions& options) {
   if (!pack) return pack.error();
   w.kinds = std::move(pack).value();
   return w;
+}
+
+Result<View> whole_view(const Workspace& ws) {
+  ViewSpec spec = ws.view_spec;
+  spec.changes_only = false;
+  return open_view(*ws.repo, ws.root, spec, ws.config.size_cap);
+}
+
+std::optional<std::string> read_view_path(const Workspace& ws, const std::string& path) {
+  if (const ViewEntry* e = ws.view.find(path)) {
+    auto bytes = ws.view.read(*e);
+    if (!bytes) return std::nullopt;
+    return std::move(bytes).value();
+  }
+  // A changes-only view holds every changed path: one it lacks is the base's.
+  if (!ws.view_spec.changes_only || !ws.repo || ws.view.base_commit().empty()) return std::nullopt;
+  auto slash = path.rfind('/');
+  auto entries = ws.repo->commit_entries(ws.view.base_commit(), slash == std::string::npos ? "" : path.substr(0, slash + 1));
+  if (!entries) return std::nullopt;
+  for (const auto& e : *entries)
+    if (e.path == path) {
+      if (e.mode == kModeLink || e.mode == kModeGitlink) return std::nullopt;
+      auto bytes = ws.view.content().read_blob(e.blob_id);
+      if (!bytes) return std::nullopt;
+      return std::move(bytes).value();
+    }
+  return std::nullopt;
 }
 
 }  // namespace ws

@@ -44,9 +44,16 @@ struct Build {
 };
 
 // Runs ws-build --format json with `args` and flattens its diagnostics.
+// Run twice: the second build of a change reads only the changes, on the
+// index of the base the first one left (base_index.h), and must report
+// exactly what the first one did.
 Build build(const TempRepo& repo, std::vector<std::string> args = {}) {
   args.insert(args.begin(), {"--format", "json"});
   auto r = ws("ws-build", args, repo.path());
+  auto again = ws("ws-build", args, repo.path());
+  CHECK(again.out == r.out);
+  CHECK(again.err == r.err);
+  CHECK(again.status == r.status);
   Build b;
   b.status = r.status;
   b.err = r.err;
@@ -127,6 +134,11 @@ TEST_CASE("ws-build: deleting an agent an unchanged endpoint uses is an error at
         "                   ^~~~~~~~~~~~~\n"
         "agents/AGtriage01.json: note: 'Triage' was deleted with agents/AGtriage01.json\n"
         "2 errors in 2 files (1 file changed)\n");
+  // Again on the base's index: the unchanged files' source lines are read
+  // from the base, as the view no longer holds them.
+  auto again = ws("ws-build", {}, repo.path());
+  CHECK(again.out == r.out);
+  CHECK(again.status == 1);
 }
 
 TEST_CASE("ws-build: a rename by editing the name breaks the old name's users until they follow", "[ws-build]") {

@@ -31,13 +31,10 @@ struct Options {
 
 // The text of a file of the view for quoting source lines; never a secret's.
 std::optional<std::string> source_of(const ws::Workspace& w, const std::string& path) {
-  const ws::ViewEntry* e = w.view.find(path);
-  if (!e || path.rfind(".secrets/", 0) == 0) return std::nullopt;
+  if (path.rfind(".secrets/", 0) == 0) return std::nullopt;
   const ws::Kind* kind = w.kinds.route(path);
   if (kind && kind->never_read) return std::nullopt;
-  auto bytes = w.view.read(*e);
-  if (!bytes) return std::nullopt;
-  return std::move(bytes).value();
+  return ws::read_view_path(w, path);
 }
 
 }  // namespace
@@ -72,6 +69,10 @@ int main(int argc, char** argv) {
   auto specs = ws::parse_pathspecs(o.pathspecs);
   if (!specs) return wscli::report_error(kTool, specs.error());
   int code = 0;
+  // A build on a saved index of its base reads the changes only (build()
+  // opens the whole view when it needs it); a pathspec is checked against
+  // every path.
+  o.view.changes_only = !o.all && !o.no_cache && specs->empty();
   auto workspace = wscli::open_or_report(kTool, o.common, o.view, code, /*for_build=*/!o.no_cache);
   if (!workspace) return code;
   for (const auto& w : workspace->warnings) fmt::print(stderr, "{}: warning: {}\n", kTool, w);

@@ -46,12 +46,22 @@ struct Workspace {
   KindPack kinds;
   WorkspaceConfig config;
   View view;
+  ViewSpec view_spec;  // what `view` was opened as (OpenOptions::view)
   std::string session;
   std::vector<std::string> warnings;  // e.g. a workspace kind manifest that did not load
   std::shared_ptr<CachePrefetch> cache_prefetch;  // with OpenOptions::prefetch_cache
 };
 
 Result<Workspace> open_workspace(const OpenOptions& options);
+
+// The workspace's view with every entry: `view` itself, or when that holds
+// the changes only (ViewSpec::changes_only), the same view opened whole.
+Result<View> whole_view(const Workspace& ws);
+
+// The bytes of `path` as the view has them, also for an unchanged file that
+// a changes-only view leaves out; nullopt for a path the view does not
+// hold or cannot read.
+std::optional<std::string> read_view_path(const Workspace& ws, const std::string& path);
 
 // Files the tools treat as workspace configuration, never as definitions:
 // .ws/**, and the root .gitignore/.gitattributes.
