@@ -134,6 +134,9 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
     OpenOptions o = open;
     o.view = ViewSpec{ViewSource::rev, info.base.empty() ? "" : info.base, info.id, ""};
     if (info.base.empty()) o.view = ViewSpec{ViewSource::proposal, "", "", info.id};
+    // The changes only: nothing here lists the view, and the rebuild opens
+    // the whole of it when the base's index does not stand in for it.
+    o.view.changes_only = true;
     o.prefetch_cache = true;  // the rebuild below uses this workspace
     auto w = open_workspace(o);
     if (w) {
@@ -206,6 +209,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
       OpenOptions o = open;
       o.view = ViewSpec{ViewSource::rev, new_parent, candidate, ""};
       if (new_parent.empty()) o.view = ViewSpec{ViewSource::proposal, "", "", candidate};
+      o.view.changes_only = true;
       o.prefetch_cache = true;
       auto w = open_workspace(o);
       if (!w) return w.error();
