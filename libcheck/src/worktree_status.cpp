@@ -15,6 +15,7 @@
 
 #include "git_util.h"
 #include "index_file.h"
+#include "index_tree.h"
 #include "view_internal.h"
 #include "parallel.h"
 #include "worktree_walk.h"
@@ -227,7 +228,14 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
   // With `base_is_index`, `base` stays empty and the merge below reads the
   // index entries themselves: no second list of every path.
   std::vector<ViewEntry> base;
-  const bool base_is_index = index.root_tree() && std::memcmp(index.root_tree(), base_tree->id, 20) == 0;
+  // The index's own tree id: from its cache tree, or computed from its
+  // entries when that was invalidated (git reset, git add). Hashing the
+  // entries costs a few instructions each, walking the base tree instead
+  // two allocations and a share of an inflated tree.
+  std::optional<std::array<unsigned char, 20>> computed;
+  const unsigned char* index_tree = index.root_tree();
+  if (!index_tree && (computed = index_tree_id(index))) index_tree = computed->data();
+  const bool base_is_index = index_tree && std::memcmp(index_tree, base_tree->id, 20) == 0;
   // Else the base tree is walked beside the working tree, on a repository
   // handle of its own (libgit2 objects are not shared between threads); the
   // two meet in the merge below. Joined on every way out of this function.

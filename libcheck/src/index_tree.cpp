@@ -1,0 +1,83 @@
+#include "index_tree.h"
+
+#include <cstring>
+#include <string>
+#include <string_view>
+
+// The low-level SHA1_* functions, as in proposal_index.cpp: the one-shot
+// SHA1() goes through EVP, which starts OpenSSL's configuration.
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/sha.h>
+
+namespace ws::detail {
+
+namespace {
+
+void mode_text(std::uint32_t mode, std::string& out) {
+  char buf[12];
+  int n = 0;
+  do {
+    buf[n++] = static_cast<char>('0' + (mode & 7));
+    mode >>= 3;
+  } while (mode != 0);
+  while (n > 0) out.push_back(buf[--n]);
+}
+
+class TreeHasher {
+ public:
+  explicit TreeHasher(const IndexFile& index) : index_(index), entries_(index.entries()) {}
+
+  // The tree of entries [begin, end), all below the folder of `prefix`
+  // bytes (ending in '/'; 0 for the root). Index order is tree order: git
+  // sorts a folder's name as if it ended in '/', and so does a path sort.
+  void hash(std::size_t begin, std::size_t end, std::size_t prefix, unsigned char id[20]) {
+    std::string body;
+    for (std::size_t i = begin; i < end;) {
+      std::string_view rest = index_.path(entries_[i]).substr(prefix);
+      std::size_t slash = rest.find('/');
+      if (slash == std::string_view::npos) {
+        mode_text(entries_[i].mode, body);
+        body.push_back(' ');
+        body.append(rest);
+        body.push_back('\0');
+        body.append(reinterpret_cast<const char*>(entries_[i].id), 20);
+        ++i;
+        continue;
+      }
+      std::string_view dir = rest.substr(0, slash + 1);
+      std::size_t j = i + 1;
+      while (j < end && index_.path(entries_[j]).substr(prefix, dir.size()) == dir) ++j;
+      unsigned char sub[20];
+      hash(i, j, prefix + dir.size(), sub);
+      body.append("40000 ");
+      body.append(dir.substr(0, slash));
+      body.push_back('\0');
+      body.append(reinterpret_cast<const char*>(sub), 20);
+      i = j;
+    }
+    std::string header = "tree " + std::to_string(body.size());
+    header.push_back('\0');
+    SHA_CTX sha;
+    SHA1_Init(&sha);
+    SHA1_Update(&sha, header.data(), header.size());
+    SHA1_Update(&sha, body.data(), body.size());
+    SHA1_Final(id, &sha);
+  }
+
+ private:
+  const IndexFile& index_;
+  const std::vector<IndexEntry>& entries_;
+};
+
+}  // namespace
+
+std::optional<std::array<unsigned char, 20>> index_tree_id(const IndexFile& index) {
+  if (index.state() != IndexFile::State::ok) return std::nullopt;
+  for (const auto& e : index.entries())
+    if (e.stage != 0 || e.intent_to_add) return std::nullopt;
+  std::array<unsigned char, 20> id{};
+  TreeHasher(index).hash(0, index.entries().size(), 0, id.data());
+  return id;
+}
+
+}  // namespace ws::detail
