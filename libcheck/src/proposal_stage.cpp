@@ -149,8 +149,12 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
   // From the bytes already in hand, path by path: a diff of the two whole
   // trees would walk every folder the changes touch, and its attribute
   // lookups would read the whole index.
-  auto stats = change_stats(repo, start.get(), changes, contents,
-                            attributes_may_apply(repo, view));
+  // A changes-only view holds every .gitattributes only when it is of the
+  // working tree (ViewSpec::changes_only); of any other, assume one applies.
+  bool attributes = ws.view_spec.changes_only && ws.view_spec.source != ViewSource::worktree
+                        ? true
+                        : attributes_may_apply(repo, view);
+  auto stats = change_stats(repo, start.get(), changes, contents, attributes);
   if (!stats) return stats.error();
   out.files = std::move(stats).value();
   out.stat = stat_text(out.files);

@@ -25,6 +25,11 @@ using detail::is_secret_path;
 
 namespace {
 
+bool is_gitattributes(std::string_view path) {
+  static constexpr std::string_view kName = ".gitattributes";
+  return path == kName || (path.size() > kName.size() && path.substr(path.size() - kName.size() - 1) == "/.gitattributes");
+}
+
 // Bytes from the object database, and (for working-tree entries) from the
 // confined root. Each reading thread borrows an odb of its own from the pool
 // (odb_pool.h): libgit2 inflates under a per-odb lock.
@@ -381,9 +386,17 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
     return View(std::move(entries).value(), std::move(content).value(), base_commit);
   }
 
-  auto base_entries = repo.commit_entries(base_commit, spec.changes_only ? ".ws/" : "");
+  // A changes-only working-tree view keeps every .gitattributes too, so
+  // its base is walked whole here (the rare way, when the fast status does
+  // not apply), and the rest of it dropped.
+  const bool walk_all = !spec.changes_only || spec.source == ViewSource::worktree;
+  auto base_entries = repo.commit_entries(base_commit, walk_all ? "" : ".ws/");
   if (!base_entries) return base_entries.error();
   std::vector<ViewEntry> entries = std::move(base_entries).value();
+  if (spec.changes_only && walk_all)
+    std::erase_if(entries, [](const ViewEntry& e) {
+      return std::string_view(e.path).substr(0, 4) != ".ws/" && !is_gitattributes(e.path);
+    });
   if (spec.source == ViewSource::rev && pending_commit == base_commit) {
     // A revision against itself (ws-grep --base) changes nothing, and
     // libgit2 would still compare the two trees directory by directory.

@@ -47,7 +47,7 @@ inline constexpr std::size_t kKeepBudget = std::size_t(32) << 20;
 // Every entry of the view (base `base_commit` plus the working tree at
 // `root_path`), sorted by path, statuses set, renames not yet paired; with
 // `changes_only`, only the changed ones and the base's unchanged .ws/
-// entries. `content` hashes untracked files through the confined reader,
+// entries (a tree with a .gitattributes file is not applicable at all). `content` hashes untracked files through the confined reader,
 // as the libgit2 path does. With `prestat_min` tracked files or more, the
 // other cores stat them from the end of the index while the walk stats its
 // way from the start (git's preloaded index, overlapped with the walk);

@@ -444,22 +444,27 @@ TEST_CASE("ws-commit's diffstat, made from the changed files, is the one --show 
 }
 
 TEST_CASE("ws-commit's diffstat follows .gitattributes as --show does", "[proposal]") {
-  TempRepo repo;
-  seed_example(repo);
-  repo.write(".ws/config.json", "{\"unrouted\": \"ignore\"}\n");
-  repo.write(".gitattributes", "*.dat -diff\n");
-  repo.write("docs/table.dat", "a\nb\n");
-  repo.commit_all("a table git must not diff");
-  repo.write("docs/table.dat", "a\nb\nc\n");
-  repo.write("docs/plain.txt", "text\n");
-  auto staged = ws(repo, "ws-commit", {"-m", "Grow the table"});
-  INFO(staged.err);
-  REQUIRE(staged.status == 0);
-  CHECK(staged.out.find(" docs/table.dat | Bin 4 -> 6 bytes\n") != std::string::npos);
-  auto shown = ws(repo, "ws-apply", {"--show", proposal_id(staged), "--stat"});
-  REQUIRE(shown.status == 0);
-  std::string stat = staged.out.substr(staged.out.find("\n docs/") + 1);
-  CHECK(shown.out.substr(shown.out.size() - std::min(shown.out.size(), stat.size())) == stat);
+  // At the root or in a folder, and unchanged: a view of the changes still
+  // holds it.
+  for (const char* attributes : {".gitattributes", "docs/.gitattributes"}) {
+    INFO(attributes);
+    TempRepo repo;
+    seed_example(repo);
+    repo.write(".ws/config.json", "{\"unrouted\": \"ignore\"}\n");
+    repo.write(attributes, "*.dat -diff\n");
+    repo.write("docs/table.dat", "a\nb\n");
+    repo.commit_all("a table git must not diff");
+    repo.write("docs/table.dat", "a\nb\nc\n");
+    repo.write("docs/plain.txt", "text\n");
+    auto staged = ws(repo, "ws-commit", {"-m", "Grow the table"});
+    INFO(staged.err);
+    REQUIRE(staged.status == 0);
+    CHECK(staged.out.find(" docs/table.dat | Bin 4 -> 6 bytes\n") != std::string::npos);
+    auto shown = ws(repo, "ws-apply", {"--show", proposal_id(staged), "--stat"});
+    REQUIRE(shown.status == 0);
+    std::string stat = staged.out.substr(staged.out.find("\n docs/") + 1);
+    CHECK(shown.out.substr(shown.out.size() - std::min(shown.out.size(), stat.size())) == stat);
+  }
 }
 
 TEST_CASE("the index follows an applied proposal whatever its version and extensions", "[proposal]") {

@@ -46,6 +46,10 @@ int main(int argc, char** argv) {
     return wscli::kExitUsage;
   }
   int code = 0;
+  // A working-tree view of the changes only: the build on the base's index
+  // and the proposal need nothing else (build() opens the whole view when
+  // it must).
+  o.view.changes_only = !o.no_cache && !o.view.staged && o.view.rev.empty();
   auto workspace = wscli::open_or_report(kTool, o.common, o.view, code, /*for_build=*/!o.no_cache);
   if (!workspace) return code;
 
@@ -58,10 +62,8 @@ int main(int argc, char** argv) {
     ws::RenderOptions ro;
     ro.color = wscli::use_color(o.common, stderr);
     ro.source = [&](const std::string& path) -> std::optional<std::string> {
-      const ws::ViewEntry* e = workspace->view.find(path);
-      if (!e || path.rfind(".secrets/", 0) == 0) return std::nullopt;
-      auto bytes = workspace->view.read(*e);
-      return bytes ? std::optional<std::string>(std::move(bytes).value()) : std::nullopt;
+      if (path.rfind(".secrets/", 0) == 0) return std::nullopt;
+      return ws::read_view_path(*workspace, path);
     };
     auto consumer = ws::make_consumer(ws::OutputFormat::human, std::cerr, ro);
     consumer->begin();

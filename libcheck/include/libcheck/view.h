@@ -80,7 +80,9 @@ struct ViewSpec {
   // true: the view holds the changed entries only (deleted ones included)
   // and the base's .ws/ folder (configuration and kinds), for a caller that
   // shows what changed (ws-ls --changed) and need not walk the whole base.
-  // A path absent from such a view is unchanged or does not exist.
+  // A working-tree view also holds every unchanged .gitattributes file
+  // (they decide how ws-commit's diffstat reads a file). A path absent from
+  // such a view is unchanged or does not exist.
   bool changes_only = false;
 };
 
