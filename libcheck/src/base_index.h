@@ -70,9 +70,10 @@ class BaseIndex {
 
   // What an index is built for: a file (no item numbers, which mean
   // nothing to another build; definitions checksummed; the reference
-  // table), or one build in memory (item numbers kept; no checksums; no
-  // reference table: a build that removes nothing never needs one, and the
-  // compile then scans the definitions instead).
+  // table), or one build in memory (item numbers kept; paths and records
+  // left in the items, which must outlive it; no checksums; no reference
+  // table: a build that removes nothing never needs one, and the compile
+  // then scans the definitions instead). bytes() and save() are for files.
   enum class Purpose { file, in_memory };
   // The view sides of the items that `take` accepts and that are present,
   // in item order. `kinds` must outlive the index.
@@ -132,11 +133,16 @@ class BaseIndex {
   void lookup(const Table& t, std::size_t kind, std::string_view name,
               const std::function<void(std::size_t)>& f) const;
   void flag_damage() const { damaged_.store(true, std::memory_order_relaxed); }
+  // Definition d's path bytes, unchecked; nullopt when out of bounds.
+  std::optional<std::string_view> raw_path(std::size_t d) const;
 
   const KindPack* kinds_ = nullptr;
   std::string owned_;       // a built index
   detail::MappedFile mapped_;  // a loaded one
   std::string_view bytes_;
+  // In memory: each definition's path and record, in the items (the tables
+  // then hold no blob).
+  std::vector<std::pair<std::string_view, std::string_view>> held_;
   bool verify_ = false;  // loaded: check each definition's bytes
   bool with_references_ = false;
   std::size_t defs_ = 0, read_ = 0;

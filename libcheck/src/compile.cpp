@@ -5,7 +5,6 @@
 #include "libcheck/compile.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <memory>
 
 #include "base_index.h"
