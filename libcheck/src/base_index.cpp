@@ -127,13 +127,8 @@ BaseIndex::BaseIndex(BaseIndex&& o) noexcept { *this = std::move(o); }
 BaseIndex& BaseIndex::operator=(BaseIndex&& o) noexcept {
   if (this == &o) return *this;
   kinds_ = o.kinds_;
-  bool own = o.bytes_.data() == o.owned_.data();
-  owned_ = std::move(o.owned_);
   mapped_ = std::move(o.mapped_);
-  bytes_ = own ? std::string_view(owned_) : o.bytes_;
-  o.bytes_ = {};
-  verify_ = o.verify_;
-  with_references_ = o.with_references_;
+  bytes_ = std::exchange(o.bytes_, {});
   defs_ = o.defs_;
   read_ = o.read_;
   def_at_ = o.def_at_;
@@ -143,102 +138,159 @@ BaseIndex& BaseIndex::operator=(BaseIndex&& o) noexcept {
   names_len_ = o.names_len_;
   blob_at_ = o.blob_at_;
   blob_len_ = o.blob_len_;
-  held_ = std::move(o.held_);
   symbols_ = o.symbols_;
   references_ = o.references_;
   damaged_.store(o.damaged_.load());
   return *this;
 }
 
-BaseIndex BaseIndex::build(const KindPack& kinds, const std::vector<Item>& items,
-                           const std::function<bool(const Item&)>& take, const Key& key, Purpose purpose) {
-  const bool for_file = purpose == Purpose::file;
-  const std::size_t kind_count = kinds.kinds().size();
-  auto kind_index = [&](const Kind* k) { return static_cast<std::uint32_t>(k - kinds.kinds().data()); };
-  TableBuild symbols(kind_count), references(kind_count);
-  std::string defs, blob;
-  std::vector<std::pair<std::string_view, std::string_view>> held;
-  std::size_t count = 0, read = 0;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const Item& it = items[i];
-    if (!it.view.present || !it.view.kind || !take(it)) continue;
-    const Side& v = it.view;
-    auto d = static_cast<std::uint32_t>(count++);
-    std::string_view record = v.rec.bytes();
-    bool name_only = v.kind->never_read;
-    if (!name_only) ++read;
-    if (for_file) {
-      put_u32(defs, blob.size());
-      put_u32(defs, v.path.size());
-      blob.append(v.path);
-      put_u32(defs, blob.size());
-      put_u32(defs, record.size());
-      blob.append(record);
+namespace {
+
+// Writes to a file through a 1 MiB buffer, checksumming what passes until
+// told to stop: the index is never laid out whole in memory (it is 42 MB at
+// 100,000 definitions, written by the first build of a base, which has the
+// most in memory already).
+class Writer {
+ public:
+  explicit Writer(int fd) : fd_(fd) { buf_.reserve(kBuffer); }
+  void put(std::string_view bytes) {
+    if (summing_) XXH3_64bits_update(&sum_, bytes.data(), bytes.size());
+    if (buf_.size() + bytes.size() > kBuffer) flush();
+    if (bytes.size() > kBuffer) {
+      if (status_) status_ = detail::write_all(fd_, bytes);
     } else {
-      // In memory the items' own bytes serve: at 100,000 definitions a
-      // copy would be 35 MB more at the peak of a cold build.
-      put_u64(defs, 0);
-      put_u64(defs, 0);
-      held.emplace_back(v.path, record);
+      buf_.append(bytes);
     }
-    put_u16(defs, kind_index(v.kind));
-    put_u16(defs, name_only ? 1 : 0);
-    put_u32(defs, for_file ? kNoItem : i);
-    put_u64(defs, for_file ? def_hash(v.path, record) : 0);
-    if (v.rec.has_name()) symbols.add(kind_index(v.kind), v.rec.name(), d);
-    if (for_file)
-      v.rec.for_each_ref([&](const RefView& r) {
-        if (const Kind* k = kinds.by_name(r.target_kind)) references.add(kind_index(k), r.name, d);
-      });
+  }
+  void u32(std::uint64_t v) {
+    char b[4];
+    for (int i = 0; i < 4; ++i) b[i] = static_cast<char>((v >> (8 * i)) & 0xff);
+    put({b, 4});
+  }
+  // Ends the checksummed part with its checksum.
+  void checksum() {
+    std::string tail;
+    put_u64(tail, XXH3_64bits_digest(&sum_));
+    summing_ = false;
+    put(tail);
+  }
+  Status finish() {
+    flush();
+    return status_;
   }
 
-  std::string meta, names;
+ private:
+  static constexpr std::size_t kBuffer = 1 << 20;
+  void flush() {
+    if (status_ && !buf_.empty()) status_ = detail::write_all(fd_, buf_);
+    buf_.clear();
+  }
+  int fd_;
+  std::string buf_;
+  XXH3_state_t sum_ = [] {
+    XXH3_state_t s;
+    XXH3_64bits_reset(&s);
+    return s;
+  }();
+  bool summing_ = true;
+  Status status_ = Ok{};
+};
+
+}  // namespace
+
+Status BaseIndex::write(const std::string& file, const KindPack& kinds, const std::vector<Entry>& entries,
+                        const Key& key) {
+  const std::size_t kind_count = kinds.kinds().size();
+  auto kind_index = [&](const Kind* k) { return static_cast<std::uint32_t>(k - kinds.kinds().data()); };
+  std::uint64_t blob = 0;
+  std::size_t read = 0;
+  for (const Entry& v : entries) {
+    blob += v.path.size() + v.rec.bytes().size();
+    if (!v.kind->never_read) ++read;
+  }
+  // One table at a time, each let go once written out: the first build of
+  // a base has the most in memory already.
+  std::string names;
   std::vector<std::uint32_t> lists;
   std::string sym_keys, ref_keys;
-  std::vector<std::uint32_t> sym_slots = symbols.write(sym_keys, lists, names);
-  std::vector<std::uint32_t> ref_slots = references.write(ref_keys, lists, names);
+  std::vector<std::uint32_t> sym_slots, ref_slots;
+  std::size_t sym_count = 0, ref_count = 0;
+  {
+    TableBuild symbols(kind_count);
+    for (std::size_t d = 0; d < entries.size(); ++d)
+      if (entries[d].rec.has_name())
+        symbols.add(kind_index(entries[d].kind), entries[d].rec.name(), static_cast<std::uint32_t>(d));
+    sym_slots = symbols.write(sym_keys, lists, names);
+    sym_count = symbols.keys.size();
+  }
+  {
+    TableBuild references(kind_count);
+    for (std::size_t d = 0; d < entries.size(); ++d)
+      entries[d].rec.for_each_ref([&](const RefView& r) {
+        if (const Kind* k = kinds.by_name(r.target_kind))
+          references.add(kind_index(k), r.name, static_cast<std::uint32_t>(d));
+      });
+    ref_slots = references.write(ref_keys, lists, names);
+    ref_count = references.keys.size();
+  }
 
-  std::string& out = meta;
-  out.append(kMagic);
-  put_u32(out, kFormatVersion);
-  put_str(out, key.tool_version);
-  put_str(out, key.kind_digest);
-  put_str(out, key.base_commit);
-  put_u64(out, key.size_cap);
-  put_u32(out, kind_count);
-  put_u32(out, count);
-  put_u32(out, read);
-  put_u32(out, symbols.keys.size());
-  put_u32(out, references.keys.size());
-  put_u32(out, sym_slots.size());
-  put_u32(out, ref_slots.size());
-  put_u32(out, lists.size());
-  put_u32(out, names.size());
-  put_u64(out, blob.size());
-  out.append(defs);
-  out.append(sym_keys);
-  out.append(ref_keys);
-  for (auto s : sym_slots) put_u32(out, s);
-  for (auto s : ref_slots) put_u32(out, s);
-  for (auto d : lists) put_u32(out, d);
-  out.append(names);
-  put_u64(out, XXH3_64bits(out.data(), out.size()));
-  out.append(blob);
-
-  BaseIndex index;
-  index.kinds_ = &kinds;
-  index.owned_ = std::move(out);
-  index.bytes_ = index.owned_;
-  index.held_ = std::move(held);
-  index.with_references_ = for_file;
-  std::string why;
-  index.parse("", &why);  // cannot fail: the bytes were just laid out
-  return index;
+  std::string head;
+  head.append(kMagic);
+  put_u32(head, kFormatVersion);
+  put_str(head, key.tool_version);
+  put_str(head, key.kind_digest);
+  put_str(head, key.base_commit);
+  put_u64(head, key.size_cap);
+  put_u32(head, kind_count);
+  put_u32(head, entries.size());
+  put_u32(head, read);
+  put_u32(head, sym_count);
+  put_u32(head, ref_count);
+  put_u32(head, sym_slots.size());
+  put_u32(head, ref_slots.size());
+  put_u32(head, lists.size());
+  put_u32(head, names.size());
+  put_u64(head, blob);
+  return detail::replace_cache_file(file, "the base index", [&](int fd) {
+    Writer out(fd);
+    out.put(head);
+    // The definitions' table, laid out as it is written.
+    std::uint64_t at = 0;
+    std::string def;
+    for (const Entry& v : entries) {
+      std::string_view record = v.rec.bytes();
+      def.clear();
+      put_u32(def, at);
+      put_u32(def, v.path.size());
+      at += v.path.size();
+      put_u32(def, at);
+      put_u32(def, record.size());
+      at += record.size();
+      put_u16(def, kind_index(v.kind));
+      put_u16(def, v.kind->never_read ? 1 : 0);
+      put_u32(def, kNoItem);
+      put_u64(def, def_hash(v.path, record));
+      out.put(def);
+    }
+    out.put(sym_keys);
+    out.put(ref_keys);
+    for (auto slot : sym_slots) out.u32(slot);
+    for (auto slot : ref_slots) out.u32(slot);
+    for (auto d : lists) out.u32(d);
+    out.put(names);
+    out.checksum();
+    // The blob, from the definitions' own bytes.
+    for (const Entry& v : entries) {
+      out.put(v.path);
+      out.put(v.rec.bytes());
+    }
+    return out.finish();
+  });
 }
 
-bool BaseIndex::parse(std::string_view why_prefix, std::string* why) {
+bool BaseIndex::parse(std::string* why) {
   auto fail = [&](const char* reason) {
-    *why = std::string(why_prefix) + reason;
+    *why = reason;
     return false;
   };
   Cursor c(bytes_);
@@ -291,7 +343,6 @@ BaseIndex::LoadResult BaseIndex::load(const std::string& file, const Key& key, c
   mapped_ = std::move(**mapped);
   bytes_ = mapped_.bytes();
   kinds_ = &kinds;
-  verify_ = true;
   auto reject = [&](std::string why) {
     *this = BaseIndex();
     return LoadResult{LoadState::rejected, std::move(why)};
@@ -305,14 +356,8 @@ BaseIndex::LoadResult BaseIndex::load(const std::string& file, const Key& key, c
   if (c.u64() != key.size_cap) return reject("other size cap");
   if (c.u32() != kinds.kinds().size() || !c.ok()) return reject("other kind pack");
   std::string why;
-  if (!parse("", &why)) return reject(why);
-  with_references_ = true;
+  if (!parse(&why)) return reject(why);
   return {LoadState::loaded, {}};
-}
-
-Status BaseIndex::save(const std::string& file) const {
-  return detail::replace_cache_file(file, "the base index",
-                                    [&](int fd) { return detail::write_all(fd, bytes_); });
 }
 
 std::optional<BaseIndex::Def> BaseIndex::def(std::size_t d) const {
@@ -324,15 +369,14 @@ std::optional<BaseIndex::Def> BaseIndex::def(std::size_t d) const {
   std::size_t rec_off = u32(bytes_, at + 8), rec_len = u32(bytes_, at + 12);
   std::size_t kind = u16(bytes_, at + 16);
   auto path = raw_path(d);
-  if (!path || (held_.empty() && (rec_off > blob_len_ || rec_len > blob_len_ - rec_off)) ||
-      kind >= kinds_->kinds().size()) {
+  if (!path || rec_off > blob_len_ || rec_len > blob_len_ - rec_off || kind >= kinds_->kinds().size()) {
     flag_damage();
     return std::nullopt;
   }
   Def out;
   out.path = *path;
-  std::string_view record = held_.empty() ? bytes_.substr(blob_at_ + rec_off, rec_len) : held_[d].second;
-  if (verify_ && def_hash(out.path, record) != get(bytes_, at + 24, 8)) {
+  std::string_view record = bytes_.substr(blob_at_ + rec_off, rec_len);
+  if (def_hash(out.path, record) != get(bytes_, at + 24, 8)) {
     flag_damage();
     return std::nullopt;
   }
@@ -344,7 +388,6 @@ std::optional<BaseIndex::Def> BaseIndex::def(std::size_t d) const {
 }
 
 std::optional<std::string_view> BaseIndex::raw_path(std::size_t d) const {
-  if (!held_.empty()) return held_[d].first;
   std::size_t at = def_at_ + d * kDefSize;
   std::size_t off = u32(bytes_, at), len = u32(bytes_, at + 4);
   if (off > blob_len_ || len > blob_len_ - off) return std::nullopt;

@@ -44,6 +44,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base_definitions.h"
 #include "compile_internal.h"
 #include "libcheck/kinds.h"
 #include "libcheck/result.h"
@@ -51,10 +52,9 @@
 
 namespace ws::compile_detail {
 
-class BaseIndex {
+class BaseIndex final : public BaseDefinitions {
  public:
   static constexpr std::uint32_t kFormatVersion = 1;
-  static constexpr std::uint32_t kNoItem = 0xffffffffu;
 
   // What a file must have been made for to be used.
   struct Key {
@@ -68,17 +68,18 @@ class BaseIndex {
   BaseIndex(BaseIndex&& o) noexcept;
   BaseIndex& operator=(BaseIndex&& o) noexcept;
 
-  // What an index is built for: a file (no item numbers, which mean
-  // nothing to another build; definitions checksummed; the reference
-  // table), or one build in memory (item numbers kept; paths and records
-  // left in the items, which must outlive it; no checksums; no reference
-  // table: a build that removes nothing never needs one, and the compile
-  // then scans the definitions instead). bytes() and save() are for files.
-  enum class Purpose { file, in_memory };
-  // The view sides of the items that `take` accepts and that are present,
-  // in item order. `kinds` must outlive the index.
-  static BaseIndex build(const KindPack& kinds, const std::vector<Item>& items,
-                         const std::function<bool(const Item&)>& take, const Key& key, Purpose purpose);
+  // One definition of an index to write.
+  struct Entry {
+    std::string_view path;
+    const Kind* kind = nullptr;
+    RecordView rec;
+  };
+  // An index of `entries` (sorted by path, no path twice) as a file for
+  // `key`, written atomically (cache_file.h): no item numbers (they mean
+  // nothing to another build), definitions checksummed, with the reference
+  // table.
+  static Status write(const std::string& file, const KindPack& kinds, const std::vector<Entry>& entries,
+                      const Key& key);
 
   enum class LoadState { missing, loaded, rejected };
   struct LoadResult {
@@ -88,48 +89,25 @@ class BaseIndex {
   // Replaces this index with the one in `file`, if it was made for `key`
   // and `kinds` (which must outlive it) and its tables check out.
   LoadResult load(const std::string& file, const Key& key, const KindPack& kinds);
-  // Writes the file atomically (cache_file.h).
-  Status save(const std::string& file) const;
-  // The whole file's bytes.
-  std::string_view bytes() const { return bytes_; }
 
-  std::size_t size() const { return defs_; }
+  std::size_t size() const override { return defs_; }
   // Definitions that were read from their bytes (not from their name only).
   std::size_t read_count() const { return read_; }
-
-  struct Def {
-    std::string_view path;
-    const Kind* kind = nullptr;
-    RecordView rec;
-    std::uint32_t item = kNoItem;
-    bool name_only = false;
-  };
-  // Definition `d`; nullopt, and damaged() true from then on, when its bytes
-  // fail their check.
-  std::optional<Def> def(std::size_t d) const;
-  // True once a definition or a list was found damaged: answers given
-  // since may be wrong, and the build must be made without the index.
-  bool damaged() const { return damaged_.load(std::memory_order_relaxed); }
-
-  // The definition at `path`, if any.
-  std::optional<std::size_t> find_path(std::string_view path) const;
-  // The definitions named `name` of kind `kind` (its index in the pack), ascending.
-  void owners(std::size_t kind, std::string_view name, const std::function<void(std::size_t)>& f) const;
-  // Whether referrers() can answer (see Purpose).
-  bool has_references() const { return with_references_; }
-  // The definitions with a reference to `name` of kind `kind`, ascending.
-  void referrers(std::size_t kind, std::string_view name, const std::function<void(std::size_t)>& f) const;
-  // Every name of kind `kind`.
-  void names(std::size_t kind, const std::function<void(std::string_view)>& f) const;
-  // Every (kind, name) that two definitions or more carry.
-  void shared_names(const std::function<void(std::size_t kind, std::string_view name)>& f) const;
+  std::optional<Def> def(std::size_t d) const override;
+  bool damaged() const override { return damaged_.load(std::memory_order_relaxed); }
+  std::optional<std::size_t> find_path(std::string_view path) const override;
+  void owners(std::size_t kind, std::string_view name, const std::function<void(std::size_t)>& f) const override;
+  bool has_references() const override { return true; }
+  void referrers(std::size_t kind, std::string_view name, const std::function<void(std::size_t)>& f) const override;
+  void names(std::size_t kind, const std::function<void(std::string_view)>& f) const override;
+  void shared_names(const std::function<void(std::size_t kind, std::string_view name)>& f) const override;
 
  private:
   struct Table {
     std::size_t keys = 0, key_at = 0;    // count and offset of its keys
     std::size_t slots = 0, slot_at = 0;  // a power of two
   };
-  bool parse(std::string_view why_prefix, std::string* why);
+  bool parse(std::string* why);
   void lookup(const Table& t, std::size_t kind, std::string_view name,
               const std::function<void(std::size_t)>& f) const;
   void flag_damage() const { damaged_.store(true, std::memory_order_relaxed); }
@@ -137,14 +115,8 @@ class BaseIndex {
   std::optional<std::string_view> raw_path(std::size_t d) const;
 
   const KindPack* kinds_ = nullptr;
-  std::string owned_;       // a built index
-  detail::MappedFile mapped_;  // a loaded one
+  detail::MappedFile mapped_;
   std::string_view bytes_;
-  // In memory: each definition's path and record, in the items (the tables
-  // then hold no blob).
-  std::vector<std::pair<std::string_view, std::string_view>> held_;
-  bool verify_ = false;  // loaded: check each definition's bytes
-  bool with_references_ = false;
   std::size_t defs_ = 0, read_ = 0;
   std::size_t def_at_ = 0, list_at_ = 0, list_len_ = 0, names_at_ = 0, names_len_ = 0, blob_at_ = 0, blob_len_ = 0;
   Table symbols_, references_;

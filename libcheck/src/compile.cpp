@@ -5,8 +5,10 @@
 #include "libcheck/compile.h"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 
+#include "base_definitions.h"
 #include "base_index.h"
 #include "compile_internal.h"
 #include "definition_cache.h"
@@ -57,6 +59,14 @@ PathPolicy changeset_policy(const WorkspaceConfig& config) {
   PathPolicy p = write_policy(config.protected_paths);
   p.allow_secret_names = true;
   std::erase(p.protected_prefixes, std::string(".secrets/"));
+  return p;
+}
+
+// The policy every path a view holds must pass to be read at all: the
+// read policy, except that a view may hold secrets (they are never read).
+PathPolicy view_read_policy() {
+  PathPolicy p = read_policy();
+  p.allow_secret_names = true;
   return p;
 }
 
@@ -161,8 +171,7 @@ Result<Reading> read_items(const View& view, const KindPack& kinds, const Worksp
   summary.all = options.all;
   std::vector<Diagnostic>& diags = reading.diags;
   const PathPolicy policy = changeset_policy(config);
-  PathPolicy view_policy = read_policy();
-  view_policy.allow_secret_names = true;
+  const PathPolicy view_policy = view_read_policy();
 
   std::vector<Item>& items = reading.items;
   items.reserve(base ? 16 : view.entries().size());
@@ -368,15 +377,20 @@ BuildResult finish(Reading& reading) {
   return result;
 }
 
-// The whole view read, the unchanged items standing in for the base.
+// The whole view read, the unchanged items standing in for the base;
+// `then`, when given, has the items before they go (and may let them go).
 Result<BuildResult> compile_whole(const View& view, const KindPack& kinds, const WorkspaceConfig& config,
-                                  const BuildOptions& options, DefinitionCache* cache) {
+                                  const BuildOptions& options, DefinitionCache* cache,
+                                  const std::function<void(std::vector<Item>&, BuildResult&)>& then = {}) {
   auto reading = read_items(view, kinds, config, options, cache, nullptr);
   if (!reading) return reading.error();
-  BaseIndex unchanged = BaseIndex::build(
-      kinds, reading->items, [](const Item& it) { return !it.changed; }, {}, BaseIndex::Purpose::in_memory);
-  compile_detail::check_symbols(kinds, reading->items, unchanged, false, options.all, reading->diags);
-  return finish(*reading);
+  {
+    compile_detail::UnchangedItems unchanged(kinds, reading->items, [](const Item& it) { return !it.changed; });
+    compile_detail::check_symbols(kinds, reading->items, unchanged, false, options.all, reading->diags);
+  }
+  BuildResult result = finish(*reading);
+  if (then) then(reading->items, result);
+  return result;
 }
 
 // The changed entries read, against an index of the base; nullopt when the
@@ -391,20 +405,39 @@ Result<std::optional<BuildResult>> compile_on(const View& view, const KindPack& 
   return std::optional<BuildResult>(finish(*reading));
 }
 
-// An index of the workspace's base commit made from the commit's own
-// entries, read as unchanged entries of a view are. Run after a build of
-// the view, which left every one of them in the cache.
-Result<BaseIndex> make_base_index(const Workspace& ws, DefinitionCache& cache, const BaseIndex::Key& key,
-                                  BuildStats& stats) {
-  auto entries = ws.repo->commit_entries(key.base_commit);
-  if (!entries) return entries.error();
-  View base_view(std::move(*entries), ws.view.content_ptr(), key.base_commit);
-  auto reading = read_items(base_view, ws.kinds, ws.config, BuildOptions{}, &cache, nullptr);
-  if (!reading) return reading.error();
-  stats.parsed += reading->result.stats.parsed;
-  stats.cache_misses += reading->result.stats.cache_misses;
-  return BaseIndex::build(ws.kinds, reading->items, [](const Item&) { return true; }, key,
-                          BaseIndex::Purpose::file);
+// What the base commit holds at each path of a whole view's items that an
+// unchanged entry would add to the overlay: the view side of an unchanged
+// item, and the base side of a changed one where the rules of an unchanged
+// entry let it in (a path the read policy takes, a file, not a link or a
+// submodule: a modified entry's base mode is the commit's own). Sorted by
+// path, as the index keeps them.
+Result<std::vector<BaseIndex::Entry>> base_entries(const Workspace& ws, const std::vector<Item>& items) {
+  const PathPolicy policy = view_read_policy();
+  std::vector<BaseIndex::Entry> out;
+  out.reserve(items.size());
+  bool sorted = true;
+  for (const Item& it : items) {
+    const Side& side = it.changed ? it.base : it.view;
+    if (!side.present || !side.kind) continue;
+    if (it.changed) {
+      const ViewEntry& e = *it.entry;
+      if (check_path(side.path, policy)) continue;
+      std::uint32_t mode = e.mode;
+      if (e.status == ChangeStatus::modified) {
+        auto at = ws.repo->entry_at(ws.view.base_commit(), std::string(side.path));
+        if (!at) return at.error();
+        if (!*at) continue;
+        mode = (*at)->mode;
+      }
+      if (mode == kModeLink || mode == kModeGitlink) continue;
+    }
+    if (!out.empty() && out.back().path >= side.path) sorted = false;
+    out.push_back(BaseIndex::Entry{side.path, side.kind, side.rec});
+  }
+  // A rename's base side sits at its old path.
+  if (!sorted)
+    std::sort(out.begin(), out.end(), [](const BaseIndex::Entry& a, const BaseIndex::Entry& b) { return a.path < b.path; });
+  return out;
 }
 
 // With the index of the view's base commit when there is a saved one, made
@@ -447,15 +480,20 @@ Result<BuildResult> build_with_cache(const Workspace& ws, const BuildOptions& op
   }
   auto view = whole();
   if (!view) return view.error();
-  auto result = compile_whole(**view, ws.kinds, ws.config, options, &cache);
-  if (!result) return result;
-  // The index only spares later builds work: trouble making it is the
-  // cache's, not this build's.
-  auto index = make_base_index(ws, cache, key, result->stats);
-  if (!index) result->stats.cache_error = index.error().message;
-  else if (auto saved = index->save(file); !saved) result->stats.cache_error = saved.error().message;
-  else compile_detail::prune_base_indexes(file, kKeptBaseIndexes);
-  return result;
+  // The index is made from this build's own items, before they go. Making
+  // it only spares later builds work: trouble with it is the cache's, not
+  // this build's.
+  return compile_whole(**view, ws.kinds, ws.config, options, &cache,
+                       [&](std::vector<Item>& items, BuildResult& result) {
+                         auto entries = base_entries(ws, items);
+                         // The entries point into the view and the cache, not
+                         // the items: their memory serves the index's tables.
+                         std::vector<Item>().swap(items);
+                         Status saved = entries ? BaseIndex::write(file, ws.kinds, *entries, key)
+                                                : Status(entries.error());
+                         if (!saved) result.stats.cache_error = saved.error().message;
+                         else compile_detail::prune_base_indexes(file, kKeptBaseIndexes);
+                       });
 }
 
 }  // namespace

@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "base_index.h"
+#include "base_definitions.h"
 #include "compile_internal.h"
 #include "flat_name_map.h"
 #include "parallel.h"
@@ -99,7 +99,7 @@ struct Def {
 
 class Checker {
  public:
-  Checker(const KindPack& kinds, const std::vector<Item>& items, const BaseIndex& base, bool filter, bool all,
+  Checker(const KindPack& kinds, const std::vector<Item>& items, const BaseDefinitions& base, bool filter, bool all,
           std::vector<Diagnostic>& out)
       : kinds_(kinds), items_(items), base_(base), filter_(filter), all_(all), out_(out),
         table_(kinds.kinds().size()) {}
@@ -114,7 +114,7 @@ class Checker {
     if (all_)
       for (std::size_t d = 0; d < base_.size(); ++d) {
         auto b = base_.def(d);
-        if (b && b->item != BaseIndex::kNoItem && b->item < items_.size() && items_[b->item].checked)
+        if (b && b->item != BaseDefinitions::kNoItem && b->item < items_.size() && items_[b->item].checked)
           check_refs(Def{true, static_cast<std::uint32_t>(d)});
       }
     reverse_scan();
@@ -134,7 +134,7 @@ class Checker {
 
   // A base definition the overlay holds: not damaged, and at no path the
   // changeset changed.
-  std::optional<BaseIndex::Def> usable(std::size_t d) const {
+  std::optional<BaseDefinitions::Def> usable(std::size_t d) const {
     auto b = base_.def(d);
     if (!b || (filter_ && changed_paths_.count(b->path))) return std::nullopt;
     return b;
@@ -153,7 +153,7 @@ class Checker {
   bool checked(Def d) const {
     if (!d.base) return items_[d.i].checked;
     auto b = base_.def(d.i);
-    return b && b->item != BaseIndex::kNoItem && b->item < items_.size() && items_[b->item].checked;
+    return b && b->item != BaseDefinitions::kNoItem && b->item < items_.size() && items_[b->item].checked;
   }
 
   // Every definition of the overlay named `name` of kind `k`, in path order.
@@ -414,7 +414,7 @@ class Checker {
 
   const KindPack& kinds_;
   const std::vector<Item>& items_;
-  const BaseIndex& base_;
+  const BaseDefinitions& base_;
   bool filter_;
   bool all_;
   std::vector<Diagnostic>& out_;
@@ -458,7 +458,7 @@ class Checker {
 
 }  // namespace
 
-void check_symbols(const KindPack& kinds, const std::vector<Item>& items, const BaseIndex& base,
+void check_symbols(const KindPack& kinds, const std::vector<Item>& items, const BaseDefinitions& base,
                    bool base_has_changed_paths, bool all, std::vector<Diagnostic>& out) {
   Checker(kinds, items, base, base_has_changed_paths, all, out).run();
 }

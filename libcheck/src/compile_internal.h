@@ -31,17 +31,17 @@ struct Item {
   Side view;              // deleted entries: absent
 };
 
-class BaseIndex;
+class BaseDefinitions;
 
 // Duplicate names, references of checked items against the overlay, and
 // unchanged definitions broken by what the changeset removed. Appends to
 // `out`. The overlay is the view sides of the changed items among `items`
-// and the definitions of `base`, which stand for the unchanged ones: with
-// `base_has_changed_paths` (an index of the whole base commit) those at a
-// path an item changed are left out. With `all`, the checked items among
+// and the definitions of `base` (base_definitions.h), which stand for the
+// unchanged ones: with `base_has_changed_paths` (an index of the whole base
+// commit) those at a path an item changed are left out. With `all`, the checked items among
 // `items` that `base` names by item number are checked too. When
 // base.damaged() is true afterwards, `out` may be wrong.
-void check_symbols(const KindPack& kinds, const std::vector<Item>& items, const BaseIndex& base,
+void check_symbols(const KindPack& kinds, const std::vector<Item>& items, const BaseDefinitions& base,
                    bool base_has_changed_paths, bool all, std::vector<Diagnostic>& out);
 
 // "agent", "node type", "AI tool": a kind name as prose.

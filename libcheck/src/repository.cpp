@@ -139,6 +139,30 @@ struct Part {
 
 }  // namespace
 
+Result<std::optional<ViewEntry>> Repository::entry_at(const std::string& commit_hex, const std::string& path) const {
+  git_oid oid;
+  if (!git::from_hex(commit_hex, oid))
+    return make_error(Errc::not_found, "not a commit id: '" + commit_hex + "'", commit_hex);
+  git_commit* raw = nullptr;
+  if (git_commit_lookup(&raw, repo_, &oid) < 0) return git::error(Errc::not_found, "cannot read commit " + commit_hex);
+  git::Commit commit(raw);
+  git_tree* traw = nullptr;
+  if (git_commit_tree(&traw, commit.get()) < 0)
+    return git::error(Errc::environment, "cannot read the tree of " + commit_hex);
+  git::Tree tree(traw);
+  git_tree_entry* found = nullptr;
+  if (git_tree_entry_bypath(&found, tree.get(), path.c_str()) < 0) return std::optional<ViewEntry>();
+  std::optional<ViewEntry> out;
+  if (git_tree_entry_type(found) != GIT_OBJECT_TREE) {
+    out.emplace();
+    out->path = path;
+    out->mode = git_tree_entry_filemode(found);
+    out->blob_id = out->base_blob_id = git::to_hex(*git_tree_entry_id(found));
+  }
+  git_tree_entry_free(found);
+  return out;
+}
+
 Result<std::vector<ViewEntry>> Repository::commit_entries(const std::string& commit_hex, std::string_view under) const {
   std::vector<ViewEntry> out;
   if (commit_hex.empty()) return out;

@@ -151,17 +151,11 @@ std::optional<std::string> read_view_path(const Workspace& ws, const std::string
   }
   // A changes-only view holds every changed path: one it lacks is the base's.
   if (!ws.view_spec.changes_only || !ws.repo || ws.view.base_commit().empty()) return std::nullopt;
-  auto slash = path.rfind('/');
-  auto entries = ws.repo->commit_entries(ws.view.base_commit(), slash == std::string::npos ? "" : path.substr(0, slash + 1));
-  if (!entries) return std::nullopt;
-  for (const auto& e : *entries)
-    if (e.path == path) {
-      if (e.mode == kModeLink || e.mode == kModeGitlink) return std::nullopt;
-      auto bytes = ws.view.content().read_blob(e.blob_id);
-      if (!bytes) return std::nullopt;
-      return std::move(bytes).value();
-    }
-  return std::nullopt;
+  auto entry = ws.repo->entry_at(ws.view.base_commit(), path);
+  if (!entry || !*entry || (*entry)->mode == kModeLink || (*entry)->mode == kModeGitlink) return std::nullopt;
+  auto bytes = ws.view.content().read_blob((*entry)->blob_id);
+  if (!bytes) return std::nullopt;
+  return std::move(bytes).value();
 }
 
 }  // namespace ws

@@ -291,3 +291,30 @@ TEST_CASE("base index: a few base commits' indexes are kept, the oldest removed"
   }
   CHECK(kept == 4);
 }
+
+TEST_CASE("base index: a build with changes makes the index a build without them makes", "[base-index]") {
+  TempRepo repo;
+  seed(repo);
+  // A symlink in a kind's folder is no definition, in the base or not.
+  fs::create_symlink("AGgen1.json", repo.abs("agents/AGlink.json"));
+  repo.commit_all("a link");
+  (void)build(open(repo), true);
+  const std::string clean = repo.read(".git/ws/cache/bases/" + fs::path(index_file(repo)).filename().string());
+  std::mt19937 rng(7);
+  for (int round = 0; round < 12; ++round) {
+    repo.git({"checkout", "-q", "--", "."});
+    repo.git({"clean", "-q", "-fd"});
+    for (int c = 0; c < 3; ++c) mutate(repo, rng);
+    // A rename by git mv, and the link made a file: its base side is a link.
+    if (repo.exists("ai-tools/TLgen" + std::to_string(round) + ".cs"))
+      repo.git({"mv", "ai-tools/TLgen" + std::to_string(round) + ".cs", "ai-tools/TLmoved.cs"});
+    fs::remove(repo.abs("agents/AGlink.json"));
+    repo.write("agents/AGlink.json", "{\n  \"name\": \"WasALink\"\n}\n");
+    fs::remove_all(repo.abs(".git/ws/cache/bases"));
+    ws::BuildResult made = build(open(repo), true);
+    INFO("round " << round << ": " << repo.git({"status", "--porcelain"}));
+    CHECK(made.stats.base == BuildStats::Base::whole);
+    CHECK(repo.read(".git/ws/cache/bases/" + fs::path(index_file(repo)).filename().string()) == clean);
+    repo.git({"reset", "-q"});
+  }
+}

@@ -44,6 +44,10 @@ class Repository {
   // commit has no such folder.
   Result<std::vector<ViewEntry>> commit_entries(const std::string& commit_hex, std::string_view under = {}) const;
 
+  // The entry at `path` in a commit's tree (mode and blob id, as an
+  // unchanged ViewEntry); nullopt when the tree has no file there.
+  Result<std::optional<ViewEntry>> entry_at(const std::string& commit_hex, const std::string& path) const;
+
   // The index file a view reads: GIT_INDEX_FILE when git set it (hooks),
   // else the one in the git directory (a linked worktree's own).
   std::string index_file() const;

@@ -1,0 +1,88 @@
+// What the compile's checks ask of the definitions a changeset leaves
+// alone (compile_check.cpp): who defines a name, who refers to one, which
+// definition is at a path. Two answer it: the unchanged items of a build
+// that read the whole view (UnchangedItems, below), and the saved index of
+// a base commit (base_index.h), which lets a build read the changes only.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "compile_internal.h"
+#include "flat_name_map.h"
+#include "libcheck/kinds.h"
+
+namespace ws::compile_detail {
+
+class BaseDefinitions {
+ public:
+  static constexpr std::uint32_t kNoItem = 0xffffffffu;
+
+  virtual ~BaseDefinitions() = default;
+
+  struct Def {
+    std::string_view path;
+    const Kind* kind = nullptr;
+    RecordView rec;
+    std::uint32_t item = kNoItem;  // its item in the build, if it has one
+    bool name_only = false;        // read from its name alone (a secret)
+  };
+
+  virtual std::size_t size() const = 0;
+  // Definition `d` (below size()), in path order; nullopt, and damaged()
+  // true from then on, when its bytes fail their check.
+  virtual std::optional<Def> def(std::size_t d) const = 0;
+  // True once a definition or a table was found damaged: answers given
+  // since may be wrong, and the build must be made without them.
+  virtual bool damaged() const { return false; }
+
+  // The definition at `path`, if any.
+  virtual std::optional<std::size_t> find_path(std::string_view path) const = 0;
+  // The definitions named `name` of kind `kind` (its index in the pack), ascending.
+  virtual void owners(std::size_t kind, std::string_view name, const std::function<void(std::size_t)>& f) const = 0;
+  // Whether referrers() can answer; else the checks read every definition.
+  virtual bool has_references() const = 0;
+  // The definitions with a reference to `name` of kind `kind`, ascending.
+  virtual void referrers(std::size_t kind, std::string_view name,
+                         const std::function<void(std::size_t)>& f) const = 0;
+  // Every name of kind `kind`.
+  virtual void names(std::size_t kind, const std::function<void(std::string_view)>& f) const = 0;
+  // Every (kind, name) that two definitions or more carry.
+  virtual void shared_names(const std::function<void(std::size_t kind, std::string_view name)>& f) const = 0;
+};
+
+// The view sides of the items that `take` accepts and that are present, as
+// one build has them in memory (which must outlive this, as must `kinds`):
+// a name table per kind and nothing else, no reference table (a build that
+// removes nothing never needs one).
+class UnchangedItems final : public BaseDefinitions {
+ public:
+  UnchangedItems(const KindPack& kinds, const std::vector<Item>& items, const std::function<bool(const Item&)>& take);
+
+  std::size_t size() const override { return numbers_.size(); }
+  std::optional<Def> def(std::size_t d) const override;
+  std::optional<std::size_t> find_path(std::string_view path) const override;
+  void owners(std::size_t kind, std::string_view name, const std::function<void(std::size_t)>& f) const override;
+  bool has_references() const override { return false; }
+  void referrers(std::size_t, std::string_view, const std::function<void(std::size_t)>&) const override {}
+  void names(std::size_t kind, const std::function<void(std::string_view)>& f) const override;
+  void shared_names(const std::function<void(std::size_t kind, std::string_view name)>& f) const override;
+
+ private:
+  // The definitions carrying one name: almost always one, kept inline, so
+  // only duplicates allocate.
+  struct Owners {
+    std::uint32_t first = 0;
+    std::vector<std::uint32_t> more;
+  };
+  const KindPack& kinds_;
+  const std::vector<Item>& items_;
+  std::vector<std::uint32_t> numbers_;                  // definition -> item
+  std::vector<detail::FlatNameMap<Owners>> by_kind_;  // by index in kinds_.kinds()
+};
+
+}  // namespace ws::compile_detail
