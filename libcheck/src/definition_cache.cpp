@@ -33,6 +33,9 @@ void put_u64(std::string& out, std::uint64_t v) {
 // The file's strings have fixed 4-byte lengths (records use LEB128 inside).
 std::string_view get_str(compile_detail::Cursor& c) { return c.bytes(c.u32()); }
 
+// A key's tag in the file's lookup table: stable across builds and hosts.
+std::uint32_t table_tag(std::string_view key) { return static_cast<std::uint32_t>(XXH3_64bits(key.data(), key.size())); }
+
 }  // namespace
 
 DefinitionCache::DefinitionCache(std::string tool_version, std::string kind_digest)
@@ -50,6 +53,10 @@ DefinitionCache::LoadResult DefinitionCache::adopt(const LoadResult& loaded, std
   kind_digest_ = std::move(kind_digest);
   if (loaded.state != LoadState::loaded || file_digest_ == kind_digest_) return loaded;
   entries_.clear();
+  looked_up_.clear();
+  table_ = {};
+  count_ = 0;
+  parsed_ = true;
   slots_.clear();
   indexed_ = false;
   next_ = 0;
@@ -96,6 +103,11 @@ std::string DefinitionCache::validated_kind_digest(const std::string& file, std:
 
 DefinitionCache::LoadResult DefinitionCache::load(const std::string& file) {
   entries_.clear();
+  looked_up_.clear();
+  table_lookups_ = 0;
+  table_ = {};
+  count_ = 0;
+  parsed_ = true;
   uses_ = 0;
   slots_.clear();
   indexed_ = false;
@@ -110,6 +122,9 @@ DefinitionCache::LoadResult DefinitionCache::load(const std::string& file) {
 
   auto reject = [&](std::string why) {
     entries_.clear();
+    table_ = {};
+    count_ = 0;
+    parsed_ = true;
     slots_.clear();
     indexed_ = false;
     dirty_ = true;
@@ -127,28 +142,86 @@ DefinitionCache::LoadResult DefinitionCache::load(const std::string& file) {
   compile_detail::Cursor tail(data.substr(data.size() - 8));
   if (tail.u64() != checksum(body)) return reject("bad checksum");
 
+  // The lookup table at the end: u32 count, (u32 tag, u32 entry offset)
+  // pairs sorted by tag, u64 offset of the count.
+  if (body.size() < 8) return reject("truncated");
+  std::uint64_t table_at = compile_detail::Cursor(body.substr(body.size() - 8)).u64();
+  compile_detail::Cursor h(body);
+  h.bytes(kMagic.size());
+  h.u32();
+  get_str(h);
+  get_str(h);
+  std::uint32_t count = h.u32();
+  std::size_t entries_at = body.size() - h.remaining();
+  if (!h.ok() || table_at < entries_at || table_at + 4 > body.size() - 8) return reject("damaged entries");
+  compile_detail::Cursor t(body.substr(static_cast<std::size_t>(table_at)));
+  std::uint32_t table_count = t.u32();
+  if (table_count != count || std::uint64_t(table_count) * 8 != body.size() - 8 - table_at - 4 ||
+      count > (table_at - entries_at) / 8)  // each entry takes 8 bytes at least
+    return reject("damaged entries");
   data_ = std::move(buffer);
-  compile_detail::Cursor r(body);
-  r.bytes(kMagic.size());
-  r.u32();
-  get_str(r);
-  get_str(r);
-  std::uint32_t count = r.u32();
-  if (count > r.remaining() / 8) return reject("damaged entries");  // each entry takes 8 bytes at least
+  count_ = count;
+  entries_at_ = entries_at;
+  entries_end_ = static_cast<std::size_t>(table_at);
+  table_ = data_.bytes().substr(static_cast<std::size_t>(table_at) + 4, std::size_t(count) * 8);
+  parsed_ = false;  // see ensure_parsed
+  return {LoadState::loaded, {}};
+}
+
+void DefinitionCache::ensure_parsed() {
+  if (parsed_) return;
+  parsed_ = true;
   // No index yet (see find). A repeated key, which no save writes, would
   // be harmless: records are functions of their keys, and the first wins.
-  entries_.reserve(count);
-  for (std::uint32_t i = 0; i < count; ++i) {
+  compile_detail::Cursor r(data_.bytes().substr(entries_at_, entries_end_ - entries_at_));
+  entries_.reserve(count_);
+  for (std::uint32_t i = 0; i < count_; ++i) {
     std::string_view key = get_str(r);
     std::string_view record = get_str(r);
     if (!r.ok()) break;
     entries_.push_back(Entry{key, record, 0});
   }
-  if (!r.ok() || !r.at_end() || entries_.size() != count) {
-    data_ = Buffer();
-    return reject("damaged entries");
+  if (!r.ok() || !r.at_end() || entries_.size() != count_) {
+    // A file whose checksum holds but whose entries do not parse was not
+    // written by a save: it is dropped, and replaced at the next one.
+    entries_.clear();
+    looked_up_.clear();
+    dirty_ = true;
+    return;
   }
-  return {LoadState::loaded, {}};
+  // The uses of entries found through the table before; the next guess
+  // (see find_entry) follows the last of them.
+  auto entry_at = [&](const char* key_data) -> Entry* {
+    auto at = std::lower_bound(entries_.begin(), entries_.end(), key_data,
+                               [](const Entry& e, const char* k) { return e.key.data() < k; });
+    return at != entries_.end() && at->key.data() == key_data ? &*at : nullptr;
+  };
+  if (!looked_up_.empty())
+    if (Entry* last = entry_at(looked_up_.back().first)) next_ = static_cast<std::size_t>(last - entries_.data()) + 1;
+  for (const auto& [key_data, use] : looked_up_)
+    if (Entry* e = entry_at(key_data)) mark_used(*e, use);
+  looked_up_.clear();
+}
+
+std::optional<DefinitionCache::Entry> DefinitionCache::table_lookup(std::string_view key) const {
+  std::uint32_t tag = table_tag(key);
+  std::size_t lo = 0, hi = table_.size() / 8;
+  auto tag_at = [&](std::size_t i) { return compile_detail::Cursor(table_.substr(i * 8, 4)).u32(); };
+  while (lo < hi) {
+    std::size_t mid = lo + (hi - lo) / 2;
+    if (tag_at(mid) < tag) lo = mid + 1;
+    else hi = mid;
+  }
+  std::string_view data = data_.bytes();
+  for (std::size_t i = lo; i < table_.size() / 8 && tag_at(i) == tag; ++i) {
+    std::uint32_t at = compile_detail::Cursor(table_.substr(i * 8 + 4, 4)).u32();
+    if (at < entries_at_ || at >= entries_end_) continue;
+    compile_detail::Cursor c(data.substr(at, entries_end_ - at));
+    std::string_view k = get_str(c);
+    std::string_view record = get_str(c);
+    if (c.ok() && k == key) return Entry{k, record, 0};
+  }
+  return std::nullopt;
 }
 
 namespace {
@@ -166,6 +239,7 @@ void DefinitionCache::mark_used(Entry& e, std::uint32_t use) {
 }
 
 void DefinitionCache::ensure_index() {
+  ensure_parsed();
   if (indexed_) return;
   indexed_ = true;
   rehash(2 * entries_.size());
@@ -226,6 +300,18 @@ std::optional<std::string_view> DefinitionCache::find(std::string_view blob, std
   key_.assign(blob);
   key_.push_back('\0');
   key_.append(kind);
+  if (!parsed_) {
+    // A build on a base index looks up a few changed files: the table
+    // answers them without the entries being read. Past a few dozen, the
+    // build is reading the whole view, in the saved order: parse them.
+    if (table_lookups_++ < kTableLookups) {
+      auto e = table_lookup(key_);
+      if (!e) return std::nullopt;
+      looked_up_.emplace_back(e->key.data(), use ? use : ++uses_);
+      return e->record;
+    }
+    ensure_parsed();
+  }
   Entry* e = find_entry(key_);
   if (!e) return std::nullopt;
   mark_used(*e, use);
@@ -237,6 +323,11 @@ std::optional<std::string_view> DefinitionCache::peek(std::string_view blob, std
   key.reserve(blob.size() + 1 + kind.size());
   key.append(blob).push_back('\0');
   key.append(kind);
+  if (!parsed_) {
+    auto e = table_lookup(key);
+    if (!e) return std::nullopt;
+    return e->record;
+  }
   const Entry* e = lookup(key);
   if (!e) return std::nullopt;
   return e->record;
@@ -266,6 +357,7 @@ class StreamWriter {
  public:
   explicit StreamWriter(int fd) : fd_(fd) { buf_.reserve(kBuffer); }
   void put(std::string_view bytes) {
+    written_ += bytes.size();
     sum_.update(bytes);
     if (buf_.size() + bytes.size() > kBuffer) flush();
     if (bytes.size() > kBuffer) {
@@ -283,6 +375,13 @@ class StreamWriter {
     u32(static_cast<std::uint32_t>(s.size()));
     put(s);
   }
+  void u64(std::uint64_t v) {
+    std::string b;
+    put_u64(b, v);
+    put(b);
+  }
+  // Bytes put so far: the offset of the next.
+  std::uint64_t written() const { return written_; }
   // Ends with the checksum of everything before it.
   Status finish() {
     std::string tail;
@@ -301,12 +400,14 @@ class StreamWriter {
   int fd_;
   std::string buf_;
   DefinitionCache::Checksum sum_;
+  std::uint64_t written_ = 0;
   Status status_ = Ok{};
 };
 
 }  // namespace
 
 Status DefinitionCache::save(const std::string& file, std::size_t max_entries) {
+  ensure_parsed();
   // In the order this build used them (the view's path order), then the
   // unused ones by key: the next build of the same workspace then reads the
   // buffer front to back instead of hopping around 30 MB, and the same
@@ -328,10 +429,21 @@ Status DefinitionCache::save(const std::string& file, std::size_t max_entries) {
     out.str(tool_version_);
     out.str(kind_digest_);
     out.u32(static_cast<std::uint32_t>(keep.size()));
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> table;  // (tag, entry offset)
+    table.reserve(keep.size());
     for (const Entry* e : keep) {
+      table.emplace_back(table_tag(e->key), static_cast<std::uint32_t>(out.written()));
       out.str(e->key);
       out.str(e->record);
     }
+    std::sort(table.begin(), table.end());
+    std::uint64_t table_at = out.written();
+    out.u32(static_cast<std::uint32_t>(table.size()));
+    for (const auto& [tag, at] : table) {
+      out.u32(tag);
+      out.u32(at);
+    }
+    out.u64(table_at);
     return out.finish();
   });
   if (!st) return st;

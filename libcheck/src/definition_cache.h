@@ -5,10 +5,16 @@
 //
 // File layout (integers little-endian; str = u32 length + bytes):
 //   "WSDEFCAC" · u32 format version · str tool version · str kind pack digest
-//   · u32 entry count · entries · u64 checksum
-// where each entry is str key ("<blob id>\0<kind>") · str record, and the
-// checksum is XXH3's 64-bit hash of everything before it. Loading maps the whole file; records
-// stay in that buffer and are decoded in place. A file with another magic,
+//   · u32 entry count · entries · u32 entry count · lookup table
+//   · u64 offset of the table's count · u64 checksum
+// where each entry is str key ("<blob id>\0<kind>") · str record, the
+// lookup table is (u32 tag, u32 entry offset) for every entry, sorted by
+// tag (the low 32 bits of XXH3 of the key), and the checksum is XXH3's
+// 64-bit hash of everything before it. Loading maps the whole file and
+// checks it; records stay in that buffer and are decoded in place. The
+// entries are read at the first lookup past a few dozen (a build of the
+// whole view); until then the table answers (a build on a base index,
+// which looks up its few changed files). A file with another magic,
 // format, version or digest, a bad checksum or a short read is ignored (and
 // replaced at the next save) — never trusted, never a crash. Saving writes a
 // temporary file in the same directory, fsyncs it and renames it over the
@@ -39,7 +45,7 @@ namespace ws {
 
 class DefinitionCache {
  public:
-  static constexpr std::uint32_t kFormatVersion = 3;  // raised with any change of file or record layout
+  static constexpr std::uint32_t kFormatVersion = 4;  // raised with any change of file or record layout
 
   // An empty `kind_digest` loads a file of any kind pack, for adopt().
   DefinitionCache(std::string tool_version, std::string kind_digest);
@@ -78,7 +84,9 @@ class DefinitionCache {
   // threads at once as long as nothing inserts meanwhile, once
   // prepare_peek() has been called.
   std::optional<std::string_view> peek(std::string_view blob, std::string_view kind) const;
-  void prepare_peek() { ensure_index(); }
+  void prepare_peek() {
+    if (parsed_) ensure_index();  // else the file's table answers
+  }
   // Adds a record (keeping an existing one for the key: records are pure
   // functions of the key) and marks it used (as use number `use` when
   // given). `record` must stay valid as long as the cache: store it in
@@ -91,9 +99,11 @@ class DefinitionCache {
   // Storage that lives as long as the cache, for records about to be inserted.
   compile_detail::ByteArena& arena() { return arena_; }
 
-  std::size_t size() const { return entries_.size(); }
+  std::size_t size() const { return parsed_ ? entries_.size() : count_; }
   // Whether the hash index has been built (see find), for tests.
   bool indexed() const { return indexed_; }
+  // Whether the loaded file's entries have been read (see find), for tests.
+  bool entries_read() const { return parsed_; }
   // True when save() would write something new (inserts, or a rejected file).
   bool dirty() const { return dirty_; }
   void mark_dirty() { dirty_ = true; }
@@ -130,6 +140,11 @@ class DefinitionCache {
     std::uint32_t used = 0;  // 0: not used by this build; else the order of first use
   };
   void mark_used(Entry& e, std::uint32_t use);
+  // Reads the loaded file's entries, which load() leaves for the first
+  // lookup that needs them (see find).
+  void ensure_parsed();
+  // The entry for `key` through the file's lookup table, entries unread.
+  std::optional<Entry> table_lookup(std::string_view key) const;
   void ensure_index();
   Entry* find_entry(std::string_view key);
   // Open addressing over `entries_`: each slot is 0 (empty) or the key's
@@ -153,6 +168,16 @@ class DefinitionCache {
   std::string key_;                   // scratch for find()
   std::uint32_t uses_ = 0;
   bool dirty_ = false;
+  // A loaded file's entries until ensure_parsed reads them: their count and
+  // byte range, the lookup table, and the uses of entries found through it
+  // (by where their key starts), to be marked once they are read.
+  static constexpr std::size_t kTableLookups = 64;
+  bool parsed_ = true;
+  std::uint32_t count_ = 0;
+  std::size_t entries_at_ = 0, entries_end_ = 0;
+  std::string_view table_;
+  std::vector<std::pair<const char*, std::uint32_t>> looked_up_;
+  std::size_t table_lookups_ = 0;
 };
 
 // What open_workspace starts with OpenOptions::prefetch_cache and the first

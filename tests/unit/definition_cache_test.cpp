@@ -341,6 +341,57 @@ TEST_CASE("definition cache: lookups in the saved order need no index, others st
   CHECK_FALSE(peeking.peek(blob(42), "skill").has_value());
 }
 
+TEST_CASE("definition cache: a few lookups are answered by the file's table, entries unread", "[compile][cache]") {
+  wstest::TempDir dir;
+  const std::string file = dir.path() + "/cache/definitions";
+  auto blob = [](int i) {
+    std::string b = std::to_string(i);
+    return std::string(40 - b.size(), '0') + b;
+  };
+  auto named = [](int i) {
+    Definition d = sample("p");
+    d.name = "N" + std::to_string(i);
+    return compile_detail::encode_record(d);
+  };
+  {
+    DefinitionCache c("0.1.0", "d");
+    for (int i = 0; i < 200; ++i)
+      c.insert(blob(i), "agent", c.arena().store(named(i)));
+    REQUIRE(c.save(file, 1000).ok());
+  }
+  DefinitionCache few("0.1.0", "d");
+  REQUIRE(few.load(file).state == DefinitionCache::LoadState::loaded);
+  CHECK_FALSE(few.entries_read());
+  CHECK(few.size() == 200);
+  for (int i : {150, 3, 77}) {
+    auto rec = few.find(blob(i), "agent");
+    REQUIRE(rec);
+    CHECK(RecordView(*rec).name() == "N" + std::to_string(i));
+  }
+  CHECK_FALSE(few.find(blob(5), "skill"));
+  CHECK_FALSE(few.find(blob(500), "agent"));
+  few.prepare_peek();
+  CHECK(few.peek(blob(9), "agent").has_value());
+  CHECK_FALSE(few.peek(blob(9), "skill").has_value());
+  CHECK_FALSE(few.entries_read());
+  CHECK_FALSE(few.indexed());
+  // A new record reads them; the three found first are saved first, in
+  // the order they were found, then the new one.
+  few.insert(blob(999), "agent", few.arena().store(named(999)));
+  CHECK(few.entries_read());
+  CHECK(few.size() == 201);
+  REQUIRE(few.save(file, 1000).ok());
+  DefinitionCache again("0.1.0", "d");
+  REQUIRE(again.load(file).state == DefinitionCache::LoadState::loaded);
+  // The table's share of lookups, all misses; the next one reads the
+  // entries, and those follow the saved order: no index is needed.
+  for (int i = 0; i < 64; ++i) CHECK_FALSE(again.find(blob(1000 + i), "agent"));
+  CHECK_FALSE(again.entries_read());
+  for (int i : {150, 3, 77, 999}) CHECK(again.find(blob(i), "agent").has_value());
+  CHECK(again.entries_read());
+  CHECK_FALSE(again.indexed());
+}
+
 TEST_CASE("definition cache: loaded for any kind pack, adopted only by its own", "[compile][cache]") {
   wstest::TempDir dir;
   std::string file = saved_cache(dir);  // "digest-a"
