@@ -23,7 +23,8 @@
 //   · u32 list length · u32 name bytes · u64 blob bytes
 //   · definitions: u32 path offset · u32 path length · u32 record offset
 //       · u32 record length · u16 kind · u16 flags (bit 0: name only)
-//       · u32 item · u64 XXH3 of the record seeded with XXH3 of the path
+//       · u32 0xffffffff (item numbers are one build's own)
+//       · u64 XXH3 of the record seeded with XXH3 of the path
 //   · symbol keys, then reference keys: u32 name offset · u32 name length
 //       · u32 kind · u32 list offset · u32 list length
 //   · symbol slots, then reference slots: u32 key + 1, or 0 (open addressing)
