@@ -144,60 +144,6 @@ BaseIndex& BaseIndex::operator=(BaseIndex&& o) noexcept {
   return *this;
 }
 
-namespace {
-
-// Writes to a file through a 1 MiB buffer, checksumming what passes until
-// told to stop: the index is never laid out whole in memory (it is 42 MB at
-// 100,000 definitions, written by the first build of a base, which has the
-// most in memory already).
-class Writer {
- public:
-  explicit Writer(int fd) : fd_(fd) { buf_.reserve(kBuffer); }
-  void put(std::string_view bytes) {
-    if (summing_) XXH3_64bits_update(&sum_, bytes.data(), bytes.size());
-    if (buf_.size() + bytes.size() > kBuffer) flush();
-    if (bytes.size() > kBuffer) {
-      if (status_) status_ = detail::write_all(fd_, bytes);
-    } else {
-      buf_.append(bytes);
-    }
-  }
-  void u32(std::uint64_t v) {
-    char b[4];
-    for (int i = 0; i < 4; ++i) b[i] = static_cast<char>((v >> (8 * i)) & 0xff);
-    put({b, 4});
-  }
-  // Ends the checksummed part with its checksum.
-  void checksum() {
-    std::string tail;
-    put_u64(tail, XXH3_64bits_digest(&sum_));
-    summing_ = false;
-    put(tail);
-  }
-  Status finish() {
-    flush();
-    return status_;
-  }
-
- private:
-  static constexpr std::size_t kBuffer = 1 << 20;
-  void flush() {
-    if (status_ && !buf_.empty()) status_ = detail::write_all(fd_, buf_);
-    buf_.clear();
-  }
-  int fd_;
-  std::string buf_;
-  XXH3_state_t sum_ = [] {
-    XXH3_state_t s;
-    XXH3_64bits_reset(&s);
-    return s;
-  }();
-  bool summing_ = true;
-  Status status_ = Ok{};
-};
-
-}  // namespace
-
 Status BaseIndex::write(const std::string& file, const KindPack& kinds, const std::vector<Entry>& entries,
                         const Key& key) {
   const std::size_t kind_count = kinds.kinds().size();
@@ -252,7 +198,10 @@ Status BaseIndex::write(const std::string& file, const KindPack& kinds, const st
   put_u32(head, names.size());
   put_u64(head, blob);
   return detail::replace_cache_file(file, "the base index", [&](int fd) {
-    Writer out(fd);
+    // Streamed: the index is never laid out whole in memory (42 MB at
+    // 100,000 definitions, written by the first build of a base, which has
+    // the most in memory already).
+    detail::CacheWriter out(fd);
     out.put(head);
     // The definitions' table, laid out as it is written.
     std::uint64_t at = 0;
@@ -278,7 +227,7 @@ Status BaseIndex::write(const std::string& file, const KindPack& kinds, const st
     for (auto slot : ref_slots) out.u32(slot);
     for (auto d : lists) out.u32(d);
     out.put(names);
-    out.checksum();
+    out.put_checksum();
     // The blob, from the definitions' own bytes.
     for (const Entry& v : entries) {
       out.put(v.path);

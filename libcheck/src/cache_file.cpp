@@ -8,6 +8,9 @@
 #include <cstring>
 #include <filesystem>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 namespace ws::detail {
 
 Result<std::optional<MappedFile>> map_cache_file(const std::string& file, std::uint64_t max_size,
@@ -38,6 +41,61 @@ Status write_all(int fd, std::string_view bytes) {
     bytes.remove_prefix(static_cast<std::size_t>(n));
   }
   return Ok{};
+}
+
+namespace {
+constexpr std::size_t kWriteBuffer = 1 << 20;
+}
+
+struct CacheWriter::Sum {
+  XXH3_state_t state;
+  bool on = true;
+};
+
+CacheWriter::CacheWriter(int fd) : fd_(fd), sum_(std::make_unique<Sum>()) {
+  buf_.reserve(kWriteBuffer);
+  XXH3_64bits_reset(&sum_->state);
+}
+
+CacheWriter::~CacheWriter() = default;
+
+void CacheWriter::put(std::string_view bytes) {
+  written_ += bytes.size();
+  if (sum_->on) XXH3_64bits_update(&sum_->state, bytes.data(), bytes.size());
+  if (buf_.size() + bytes.size() > kWriteBuffer) flush();
+  if (bytes.size() > kWriteBuffer) {
+    if (status_) status_ = write_all(fd_, bytes);
+  } else {
+    buf_.append(bytes);
+  }
+}
+
+void CacheWriter::u32(std::uint32_t v) {
+  char b[4];
+  for (int i = 0; i < 4; ++i) b[i] = static_cast<char>((v >> (8 * i)) & 0xff);
+  put({b, 4});
+}
+
+void CacheWriter::u64(std::uint64_t v) {
+  char b[8];
+  for (int i = 0; i < 8; ++i) b[i] = static_cast<char>((v >> (8 * i)) & 0xff);
+  put({b, 8});
+}
+
+void CacheWriter::put_checksum() {
+  std::uint64_t sum = XXH3_64bits_digest(&sum_->state);
+  sum_->on = false;
+  u64(sum);
+}
+
+Status CacheWriter::finish() {
+  flush();
+  return status_;
+}
+
+void CacheWriter::flush() {
+  if (status_ && !buf_.empty()) status_ = write_all(fd_, buf_);
+  buf_.clear();
 }
 
 Status replace_cache_file(const std::string& file, std::string_view what,

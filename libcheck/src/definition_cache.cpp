@@ -24,12 +24,6 @@ constexpr std::string_view kMagic = "WSDEFCAC";
 // not one of ours.
 constexpr std::uint64_t kMaxFileSize = std::uint64_t(4) << 30;
 
-void put_u32(std::string& out, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-void put_u64(std::string& out, std::uint64_t v) {
-  for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
 // The file's strings have fixed 4-byte lengths (records use LEB128 inside).
 std::string_view get_str(compile_detail::Cursor& c) { return c.bytes(c.u32()); }
 
@@ -349,63 +343,6 @@ void DefinitionCache::insert(std::string_view blob, std::string_view kind, std::
   dirty_ = true;
 }
 
-namespace {
-
-// Writes a file through a 1 MiB buffer while checksumming what passes: the
-// cache is never built whole in memory (30 MB at 100,000 definitions).
-class StreamWriter {
- public:
-  explicit StreamWriter(int fd) : fd_(fd) { buf_.reserve(kBuffer); }
-  void put(std::string_view bytes) {
-    written_ += bytes.size();
-    sum_.update(bytes);
-    if (buf_.size() + bytes.size() > kBuffer) flush();
-    if (bytes.size() > kBuffer) {
-      if (status_) status_ = detail::write_all(fd_, bytes);
-    } else {
-      buf_.append(bytes);
-    }
-  }
-  void u32(std::uint32_t v) {
-    std::string b;
-    put_u32(b, v);
-    put(b);
-  }
-  void str(std::string_view s) {
-    u32(static_cast<std::uint32_t>(s.size()));
-    put(s);
-  }
-  void u64(std::uint64_t v) {
-    std::string b;
-    put_u64(b, v);
-    put(b);
-  }
-  // Bytes put so far: the offset of the next.
-  std::uint64_t written() const { return written_; }
-  // Ends with the checksum of everything before it.
-  Status finish() {
-    std::string tail;
-    put_u64(tail, sum_.value());
-    buf_.append(tail);
-    flush();
-    return status_;
-  }
-
- private:
-  static constexpr std::size_t kBuffer = 1 << 20;
-  void flush() {
-    if (status_ && !buf_.empty()) status_ = detail::write_all(fd_, buf_);
-    buf_.clear();
-  }
-  int fd_;
-  std::string buf_;
-  DefinitionCache::Checksum sum_;
-  std::uint64_t written_ = 0;
-  Status status_ = Ok{};
-};
-
-}  // namespace
-
 Status DefinitionCache::save(const std::string& file, std::size_t max_entries) {
   ensure_parsed();
   // In the order this build used them (the view's path order), then the
@@ -423,7 +360,7 @@ Status DefinitionCache::save(const std::string& file, std::size_t max_entries) {
   });
 
   Status st = detail::replace_cache_file(file, "the definition cache", [&](int fd) {
-    StreamWriter out(fd);
+    detail::CacheWriter out(fd);
     out.put(kMagic);
     out.u32(kFormatVersion);
     out.str(tool_version_);
@@ -444,6 +381,7 @@ Status DefinitionCache::save(const std::string& file, std::size_t max_entries) {
       out.u32(at);
     }
     out.u64(table_at);
+    out.put_checksum();
     return out.finish();
   });
   if (!st) return st;
