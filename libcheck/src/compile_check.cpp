@@ -1,10 +1,10 @@
-// The compile's second half, on definitions already read: the overlay symbol
-// table (base − deleted/changed + added/changed, per kind: name → the
-// definitions carrying it), duplicate names, references of checked
-// definitions resolved against the overlay, and — the other direction —
-// unchanged definitions whose references name a symbol or member the
-// changeset removed, each reported at its own line with a note naming the
-// change that broke it.
+// The compile's second half, on definitions already read: the overlay
+// (base − deleted/changed + added/changed: a name table of the changed
+// items, per kind, beside the unchanged definitions of base_definitions.h),
+// duplicate names, references of checked definitions resolved against the
+// overlay, and — the other direction — unchanged definitions whose
+// references name a symbol or member the changeset removed, each reported
+// at its own line with a note naming the change that broke it.
 #include <algorithm>
 #include <exception>
 #include <optional>
