@@ -24,6 +24,24 @@ std::string last_error() {
 
 Error error(Errc code, const std::string& what) { return make_error(code, what + ": " + last_error()); }
 
+Result<Commit> lookup_commit(git_repository* repo, const std::string& commit_hex) {
+  git_oid oid;
+  if (!from_hex(commit_hex, oid))
+    return make_error(Errc::not_found, "not a commit id: '" + commit_hex + "'", commit_hex);
+  git_commit* raw = nullptr;
+  if (git_commit_lookup(&raw, repo, &oid) < 0) return error(Errc::not_found, "cannot read commit " + commit_hex);
+  return Commit(raw);
+}
+
+Result<Tree> commit_tree(git_repository* repo, const std::string& commit_hex) {
+  if (commit_hex.empty()) return Tree(nullptr);
+  auto c = lookup_commit(repo, commit_hex);
+  if (!c) return c.error();
+  git_tree* raw = nullptr;
+  if (git_commit_tree(&raw, c->get()) < 0) return error(Errc::environment, "cannot read tree of " + commit_hex);
+  return Tree(raw);
+}
+
 void clear_error() {
   git_error_clear();
   errno = 0;

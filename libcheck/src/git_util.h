@@ -48,6 +48,11 @@ bool hex_equals(std::string_view hex, const unsigned char* raw);
 // Parses 40 hex digits; false on anything else.
 bool from_hex(const std::string& hex, git_oid& out);
 
+// The commit `commit_hex` names (Errc::not_found for a bad id or a missing
+// commit), and its tree; an empty id has the null tree (an unborn branch).
+Result<Commit> lookup_commit(git_repository* repo, const std::string& commit_hex);
+Result<Tree> commit_tree(git_repository* repo, const std::string& commit_hex);
+
 // Initialises libgit2 once per process.
 void ensure_init();
 

@@ -109,23 +109,6 @@ std::string ref_target(git_repository* repo, const std::string& name) {
   return git::to_hex(oid);
 }
 
-Result<git::Commit> lookup_commit(git_repository* repo, const std::string& commit_hex) {
-  git_oid oid;
-  if (!git::from_hex(commit_hex, oid)) return make_error(Errc::not_found, "not a commit id: '" + commit_hex + "'");
-  git_commit* raw = nullptr;
-  if (git_commit_lookup(&raw, repo, &oid) < 0) return git::error(Errc::not_found, "cannot read commit " + commit_hex);
-  return git::Commit(raw);
-}
-
-Result<git::Tree> commit_tree(git_repository* repo, const std::string& commit_hex) {
-  if (commit_hex.empty()) return git::Tree(nullptr);
-  auto c = lookup_commit(repo, commit_hex);
-  if (!c) return c.error();
-  git_tree* raw = nullptr;
-  if (git_commit_tree(&raw, c->get()) < 0) return git::error(Errc::environment, "cannot read tree of " + commit_hex);
-  return git::Tree(raw);
-}
-
 Result<std::vector<FileStat>> file_stats(git_repository* repo, git_tree* from, git_tree* to) {
   git_diff_options opts;
   git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);

@@ -33,8 +33,8 @@ Result<git::Signature> signature(git_repository* repo, const char* who);
 // The id of a reference's target, or "" when it does not exist.
 std::string ref_target(git_repository* repo, const std::string& name);
 
-Result<git::Tree> commit_tree(git_repository* repo, const std::string& commit_hex);
-Result<git::Commit> lookup_commit(git_repository* repo, const std::string& commit_hex);
+using git::commit_tree;
+using git::lookup_commit;
 
 // Changed paths between two trees (either may be null), without rename
 // detection: each path once, with its new mode (0 when deleted).

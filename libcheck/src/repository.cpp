@@ -140,18 +140,11 @@ struct Part {
 }  // namespace
 
 Result<std::optional<ViewEntry>> Repository::entry_at(const std::string& commit_hex, const std::string& path) const {
-  git_oid oid;
-  if (!git::from_hex(commit_hex, oid))
-    return make_error(Errc::not_found, "not a commit id: '" + commit_hex + "'", commit_hex);
-  git_commit* raw = nullptr;
-  if (git_commit_lookup(&raw, repo_, &oid) < 0) return git::error(Errc::not_found, "cannot read commit " + commit_hex);
-  git::Commit commit(raw);
-  git_tree* traw = nullptr;
-  if (git_commit_tree(&traw, commit.get()) < 0)
-    return git::error(Errc::environment, "cannot read the tree of " + commit_hex);
-  git::Tree tree(traw);
+  if (commit_hex.empty()) return std::optional<ViewEntry>();
+  auto tree = git::commit_tree(repo_, commit_hex);
+  if (!tree) return tree.error();
   git_tree_entry* found = nullptr;
-  if (git_tree_entry_bypath(&found, tree.get(), path.c_str()) < 0) return std::optional<ViewEntry>();
+  if (git_tree_entry_bypath(&found, tree->get(), path.c_str()) < 0) return std::optional<ViewEntry>();
   std::optional<ViewEntry> out;
   if (git_tree_entry_type(found) != GIT_OBJECT_TREE) {
     out.emplace();
@@ -166,17 +159,9 @@ Result<std::optional<ViewEntry>> Repository::entry_at(const std::string& commit_
 Result<std::vector<ViewEntry>> Repository::commit_entries(const std::string& commit_hex, std::string_view under) const {
   std::vector<ViewEntry> out;
   if (commit_hex.empty()) return out;
-  git_oid oid;
-  if (!git::from_hex(commit_hex, oid))
-    return make_error(Errc::not_found, "not a commit id: '" + commit_hex + "'", commit_hex);
-  git_commit* raw = nullptr;
-  if (git_commit_lookup(&raw, repo_, &oid) < 0)
-    return git::error(Errc::not_found, "cannot read commit " + commit_hex);
-  git::Commit commit(raw);
-  git_tree* traw = nullptr;
-  if (git_commit_tree(&traw, commit.get()) < 0)
-    return git::error(Errc::environment, "cannot read the tree of " + commit_hex);
-  git::Tree tree(traw);
+  auto got = git::commit_tree(repo_, commit_hex);
+  if (!got) return got.error();
+  git::Tree tree = std::move(got).value();
   if (!under.empty()) {
     std::string dir(under.substr(0, under.size() - (under.back() == '/' ? 1 : 0)));
     git_tree_entry* sub_entry = nullptr;

@@ -132,18 +132,6 @@ Result<std::shared_ptr<GitContentSource>> content_of(git_repository* repo, std::
   return std::make_shared<GitContentSource>(std::move(odbs).value(), std::move(root), size_cap);
 }
 
-Result<git::Tree> tree_of(git_repository* repo, const std::string& commit_hex) {
-  if (commit_hex.empty()) return git::Tree(nullptr);
-  git_oid oid;
-  git::from_hex(commit_hex, oid);
-  git_commit* craw = nullptr;
-  if (git_commit_lookup(&craw, repo, &oid) < 0) return git::error(Errc::not_found, "cannot read commit " + commit_hex);
-  git::Commit c(craw);
-  git_tree* traw = nullptr;
-  if (git_commit_tree(&traw, c.get()) < 0) return git::error(Errc::environment, "cannot read tree of " + commit_hex);
-  return git::Tree(traw);
-}
-
 ChangeStatus status_of(git_delta_t d) {
   switch (d) {
     case GIT_DELTA_ADDED:
@@ -258,9 +246,9 @@ Result<std::size_t> count_blobs(git_repository* repo, const git_tree* tree, int 
 // the whole base did twice.
 Result<std::vector<ViewEntry>> committed_view_entries(git_repository* repo, const std::string& base_commit,
                                                       const std::string& pending_commit, bool changes_only) {
-  auto base_tree = tree_of(repo, base_commit);
+  auto base_tree = git::commit_tree(repo, base_commit);
   if (!base_tree) return base_tree.error();
-  auto pending_tree = tree_of(repo, pending_commit);
+  auto pending_tree = git::commit_tree(repo, pending_commit);
   if (!pending_tree) return pending_tree.error();
   std::vector<ViewEntry> out;
   // Sized once for the whole view: growing it by doubling would move every
@@ -409,7 +397,7 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
   by_path.reserve(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i) by_path.emplace(entries[i].path, i);
 
-  auto base_tree = tree_of(r, base_commit);
+  auto base_tree = git::commit_tree(r, base_commit);
   if (!base_tree) return base_tree.error();
 
   git_diff_options opts;
@@ -428,7 +416,7 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
       break;
     case ViewSource::rev:
     case ViewSource::proposal: {
-      auto t = tree_of(r, pending_commit);
+      auto t = git::commit_tree(r, pending_commit);
       if (!t) return t.error();
       rc = git_diff_tree_to_tree(&draw, r, base_tree->get(), t->get(), &opts);
       break;
