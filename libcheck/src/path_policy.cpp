@@ -117,14 +117,6 @@ bool has_control_char(std::string_view p) {
   return false;
 }
 
-// Under ".secrets/" (not the directory name alone: listing that reveals
-// nothing). Case-insensitive, as on the file systems that fold case.
-bool is_secret_content(std::string_view p) {
-  size_t slash = p.find('/');
-  if (slash == std::string_view::npos || slash + 1 == p.size()) return false;
-  return iequals(without_trailing_dots_spaces(p.substr(0, slash)), ".secrets");
-}
-
 // Case-insensitive: on a case-folding checkout (macOS, Windows) ".WS/Config"
 // would overwrite a protected ".ws/config", so the stricter match is the safe one.
 bool is_protected(std::string_view p, const std::vector<std::string>& prefixes) {
@@ -157,7 +149,7 @@ bool breaks_rule(PathRule rule, std::string_view p, const PathPolicy& policy) {
     case PathRule::backslash: return p.find('\\') != std::string_view::npos;
     case PathRule::control_char: return has_control_char(p);
     case PathRule::git_dir: return any_component(p, is_git_dir_component);
-    case PathRule::secret: return !policy.allow_secret_names && is_secret_content(p);
+    case PathRule::secret: return !policy.allow_secret_names && is_secret_path(p);
     case PathRule::protected_path: return is_protected(p, policy.protected_prefixes);
     case PathRule::too_long: return is_too_long(p);
   }
@@ -297,6 +289,20 @@ std::optional<PathRejection> check_path(std::string_view path, const PathPolicy&
   for (PathRule rule : kRuleOrder)
     if (breaks_rule(rule, path, policy)) return PathRejection{rule, std::string(path)};
   return std::nullopt;
+}
+
+// Case-insensitive, and blind to trailing dots and spaces, as on the file
+// systems that fold case or drop them: there '.SECRETS./x' opens '.secrets/x'.
+bool is_secret_folder(std::string_view component) {
+  return iequals(without_trailing_dots_spaces(component), ".secrets");
+}
+
+bool is_secret_path(std::string_view p) {
+  // Every plain name of a workspace is settled at its first byte.
+  if (p.empty() || p.front() != '.') return false;
+  size_t slash = p.find('/');
+  if (slash == std::string_view::npos || slash + 1 == p.size()) return false;
+  return is_secret_folder(p.substr(0, slash));
 }
 
 bool is_git_dir_component(std::string_view component) {

@@ -328,3 +328,37 @@ TEST_CASE("plain paths: the one-pass check breaks no rule but protected prefixes
   }
   CHECK(plain > 1000);
 }
+
+TEST_CASE("is_secret_path is the one answer, in every spelling the secret rule refuses", "[path][secrets]") {
+  struct Row {
+    std::string path;
+    bool secret;
+  };
+  const Row rows[] = {
+      {".secrets/ApiKey", true},
+      {".secrets/a/b", true},
+      {".SECRETS/ApiKey", true},
+      {".Secrets/ApiKey", true},
+      {".secrets./ApiKey", true},
+      {".secrets. ./ApiKey", true},
+      {".secrets /ApiKey", true},
+      {".secrets", false},    // the folder's name alone
+      {".secrets/", false},   // no content named
+      {"secrets/x", false},
+      {".secretsx/x", false},
+      {"x/.secrets/y", false},  // only the top-level folder holds secrets
+      {"agents/.secrets", false},
+      {"", false},
+  };
+  ws::PathPolicy names = ws::read_policy();
+  names.allow_secret_names = true;
+  for (const Row& row : rows) {
+    INFO("path: '" << row.path << "'");
+    CHECK(ws::is_secret_path(row.path) == row.secret);
+    // The rule and the question agree wherever a path is secret content.
+    CHECK(ws::breaks_rule(PathRule::secret, row.path, ws::read_policy()) == row.secret);
+    CHECK_FALSE(ws::breaks_rule(PathRule::secret, row.path, names));
+  }
+  CHECK(ws::is_secret_folder(".SeCrEtS.."));
+  CHECK_FALSE(ws::is_secret_folder("secrets"));
+}

@@ -64,6 +64,18 @@ bool breaks_rule(PathRule rule, std::string_view path, const PathPolicy& policy)
 // breaks no rule but, where a policy has them, its protected prefixes.
 bool is_plain_path(std::string_view path);
 
+// The one answer to "is this path a secret?" (ws(7), the secret kind): true
+// for content under the top-level '.secrets/' folder in every spelling that
+// names that folder on a case-folding or Windows checkout ('.SECRETS/x',
+// '.secrets./x', '.secrets /x'), as the rule `secret` refuses it. The
+// folder's name alone ('.secrets') is not content. Every question of
+// whether a path's bytes may be opened, shown, paired or measured asks this
+// function; none asks a kind manifest.
+bool is_secret_path(std::string_view path);
+
+// True when one path component names the secrets folder in such a spelling.
+bool is_secret_folder(std::string_view component);
+
 // True when `component` names the git directory in a spelling git refuses
 // (".git", ".GIT", ".git.", ".git ", "git~1", ".git::$INDEX_ALLOCATION",
 // ".g\u200cit" for HFS+, ...).
