@@ -13,6 +13,7 @@
 
 #include "git_util.h"
 #include "json_values.h"
+#include "libcheck/path_policy.h"
 #include "schema_check.h"
 
 namespace ws {
@@ -110,8 +111,51 @@ bool is_reference_pointer(const nlohmann::json& v) {
          detail::is_valid_pointer(v.get_ref<const std::string&>());
 }
 
+bool iequals_ascii(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// The first folder of a "files" pattern ("" when the pattern sits at the root).
+std::string_view first_folder(std::string_view files) {
+  std::size_t slash = files.find('/');
+  return slash == std::string_view::npos ? std::string_view() : files.substr(0, slash);
+}
+
+// What a workspace manifest may never do (ws(7), the secret kind): what is
+// read is decided by the path ('.secrets/' never is), so no manifest of a
+// workspace can claim that folder, stand in for the secret kind, or say
+// whether content is read. Checked on the raw manifest, before anything
+// else, so no other finding can hide this one; whatever the spelling.
+std::optional<Error> refuse_secret_claims(const std::string& source, const nlohmann::json& m) {
+  auto str = [&](const char* key) -> std::string {
+    return m.contains(key) && m[key].is_string() ? m[key].get<std::string>() : std::string();
+  };
+  const std::string kind = str("kind"), files = str("files"), symbol = str("symbol");
+  if (kind == "secret")
+    return invalid(source, "redefines the built-in secret kind, which a workspace can neither replace nor relax "
+                           "(content under '.secrets/' is never read); remove the manifest");
+  if (m.contains("files") && m["files"].is_string() && first_folder(files).empty())
+    return invalid(source, fmt::format("'files' claims the root folder ('{}'), which holds '.secrets/'; put the "
+                                       "kind's files in a folder of their own, such as \"agents/*.json\"", files));
+  if (is_secret_folder(first_folder(files)))
+    return invalid(source, fmt::format("'files' claims files under '.secrets/' ('{}'), which only the built-in "
+                                       "secret kind holds and nothing reads; choose another folder", files));
+  if (iequals_ascii(symbol, "Secrets"))
+    return invalid(source, fmt::format("'symbol' takes the root '{}' of the built-in secret kind; choose another "
+                                       "root", symbol));
+  if (m.contains("never_read") || str("format") == "opaque")
+    return invalid(source, "whether content is read is decided by its path, never by a manifest: 'never_read' and "
+                           "format \"opaque\" belong to the built-in secret kind alone; drop them and use json, "
+                           "csharp or markdown");
+  return std::nullopt;
+}
+
 // `check_schema` false: the pack was validated before (see from_texts).
-Result<Kind> parse_manifest(const std::string& source, std::string_view text, bool check_schema) {
+// `workspace`: a manifest of the workspace (.ws/kinds), not of the default
+// pack, so refuse_secret_claims applies.
+Result<Kind> parse_manifest(const std::string& source, std::string_view text, bool check_schema, bool workspace) {
   nlohmann::json m;
   try {
     m = nlohmann::json::parse(text);
@@ -124,6 +168,8 @@ Result<Kind> parse_manifest(const std::string& source, std::string_view text, bo
   if (!m.is_object()) return invalid(source, "a manifest is a JSON object");
   if (depth_of(m) > kMaxManifestDepth)
     return invalid(source, fmt::format("nests deeper than {} levels", kMaxManifestDepth));
+  if (workspace)
+    if (auto refused = refuse_secret_claims(source, m)) return *refused;
   static const std::set<std::string> kKeys{"kind",    "files",   "format", "symbol",     "name",
                                            "references", "members", "scope", "never_read", "schema"};
   for (const auto& [key, value] : m.items())
@@ -235,6 +281,23 @@ Result<Kind> parse_manifest(const std::string& source, std::string_view text, bo
   return kind;
 }
 
+// The default pack's secret kind is the one kind that holds '.secrets/' and
+// is never read; a pack (WS_KINDS_DIR) that spells it otherwise, or gives
+// its folder, name or root to another kind, is refused.
+Status check_builtin_secret(const std::vector<Kind>& defaults) {
+  for (const Kind& k : defaults) {
+    bool claims = k.name == "secret" || is_secret_folder(first_folder(k.dir)) || iequals_ascii(k.symbol_root, "Secrets");
+    if (!claims) continue;
+    bool exact = k.name == "secret" && k.dir == ".secrets/" && k.extension.empty() && k.format == Format::opaque &&
+                 k.never_read && k.name_from_filename && k.symbol_root == "Secrets";
+    if (!exact)
+      return invalid(k.source, "the secret kind must be {\"kind\": \"secret\", \"files\": \".secrets/*\", "
+                               "\"format\": \"opaque\", \"symbol\": \"Secrets\", \"name\": \"filename\"}, "
+                               "and no other kind may hold '.secrets/' or its root");
+  }
+  return Ok{};
+}
+
 // Checks that need the whole pack: targets exist, roots and folders are unique.
 Status check_pack(const std::vector<Kind>& kinds) {
   auto find = [&](std::string_view name) -> const Kind* {
@@ -267,10 +330,11 @@ Status check_pack(const std::vector<Kind>& kinds) {
 
 using Texts = std::map<std::string, std::string>;
 
-Result<std::vector<Kind>> parse_all(const Texts& texts, const std::string& prefix, bool check_schemas) {
+Result<std::vector<Kind>> parse_all(const Texts& texts, const std::string& prefix, bool check_schemas,
+                                    bool workspace) {
   std::vector<Kind> out;
   for (const auto& [name, text] : texts) {
-    auto kind = parse_manifest(prefix + name, text, check_schemas);
+    auto kind = parse_manifest(prefix + name, text, check_schemas, workspace);
     if (!kind) return kind.error();
     out.push_back(std::move(*kind));
   }
@@ -326,14 +390,15 @@ Result<Texts> read_manifests(const std::string& dir, bool required) {
 Result<std::vector<Kind>> assemble(const Texts& defaults, const Texts& overlay,
                                    const std::string& default_prefix, const std::string& overlay_prefix,
                                    bool check_schemas = true) {
-  auto kinds = parse_all(defaults, default_prefix, check_schemas);
+  auto kinds = parse_all(defaults, default_prefix, check_schemas, /*workspace=*/false);
   if (!kinds) return kinds.error();
+  if (Status builtin = check_builtin_secret(*kinds); !builtin) return builtin.error();
   for (std::size_t i = 0; i < kinds->size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if ((*kinds)[i].name == (*kinds)[j].name)
         return invalid((*kinds)[i].source, fmt::format("kind '{}' is also defined by '{}'", (*kinds)[i].name,
                                                         (*kinds)[j].source));
-  auto extra = parse_all(overlay, overlay_prefix, check_schemas);
+  auto extra = parse_all(overlay, overlay_prefix, check_schemas, /*workspace=*/true);
   if (!extra) return extra.error();
   std::set<std::string> overlaid;
   for (Kind& kind : *extra) {
@@ -361,6 +426,7 @@ Result<KindPack> KindPack::from_texts(const std::map<std::string, std::string>& 
   KindPack pack;
   pack.kinds_ = std::move(*kinds);
   pack.digest_ = std::move(digest);
+  pack.find_secret_kind();
   return pack;
 }
 
@@ -380,10 +446,26 @@ Result<KindPack> KindPack::load(const std::string& default_dir, const std::strin
   KindPack pack;
   pack.kinds_ = std::move(*kinds);
   pack.digest_ = digest_of(*defaults, overlay);
+  pack.find_secret_kind();
   return pack;
 }
 
+void KindPack::find_secret_kind() {
+  secret_ = -1;
+  for (std::size_t i = 0; i < kinds_.size(); ++i)
+    if (kinds_[i].name == "secret") secret_ = static_cast<std::ptrdiff_t>(i);
+}
+
+const Kind* KindPack::secret_kind() const { return secret_ < 0 ? nullptr : &kinds_[static_cast<std::size_t>(secret_)]; }
+
 const Kind* KindPack::route(std::string_view path) const {
+  // Content under '.secrets/', in any spelling, is the built-in secret
+  // kind's (a file directly in the folder) or no kind's: no other kind can
+  // be handed a secret, whatever the manifests say.
+  if (is_secret_path(path)) {
+    std::string_view file = path.substr(path.find('/') + 1);
+    return is_valid_id_segment(file) ? secret_kind() : nullptr;
+  }
   // Only the kinds whose folder is the path's own (every path of a
   // workspace asks, so the folder is compared by length first).
   std::size_t slash = path.rfind('/');

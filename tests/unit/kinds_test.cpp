@@ -98,6 +98,10 @@ TEST_CASE("routing sends each kind's folder to its kind and nothing else", "[kin
       // nested folders are not the kind's folder
       {"agents/sub/AG01.json", ""},
       {".secrets/sub/X", ""},
+      // every spelling of the secrets folder is the secret kind's
+      {".SECRETS/Key", "secret"},
+      {".secrets./Key", "secret"},
+      {".Secrets /Key", "secret"},
       {"access/AG01.json", ""},
       {"access/groups/sub/G.json", ""},
       // wrong extension
@@ -203,7 +207,7 @@ TEST_CASE("invalid manifests are refused with a message naming the manifest", "[
       {R"({"kind": "x", "files": "x/*.json", "format": "json", "symbol": "class"})", "'symbol'"},
       {R"({"kind": "x", "files": "x/*.json", "format": "json", "name": "name"})", "'name'"},
       {R"({"kind": "x", "files": "x/*.cs", "format": "csharp", "name": "/a/b"})", "header key"},
-      {R"({"kind": "x", "files": "x/*", "format": "opaque", "name": "/name"})", "\"filename\""},
+      {R"({"kind": "x", "files": "x/*", "format": "opaque", "name": "/name"})", "never by a manifest"},
       {R"({"kind": "x", "files": "x/*.json", "format": "json", "references": [{"at": "/a"}]})", "'kind'"},
       {R"({"kind": "x", "files": "x/*.json", "format": "json", "references": [{"at": "a", "kind": "agent"}]})", "'at'"},
       {R"({"kind": "x", "files": "x/*.json", "format": "json", "references": [{"at": "/a", "kind": "nope"}]})",
@@ -216,7 +220,7 @@ TEST_CASE("invalid manifests are refused with a message naming the manifest", "[
       {R"({"kind": "x", "files": "x/*.json", "format": "json", "schema": {"type": "object", "properties": {"a": {"pattern": "("}}}})",
        "invalid schema"},
       {R"({"kind": "x", "files": "x/*.json", "format": "json", "schema": 5})", "invalid schema"},
-      {R"({"kind": "x", "files": "x/*.json", "format": "json", "never_read": true})", "opaque"},
+      {R"({"kind": "x", "files": "x/*.json", "format": "json", "never_read": true})", "'never_read'"},
       {R"({"kind": "x", "files": "x/*.json", "format": "json", "members": {"at": "/f/*", "implicit": ["int"]}})",
        "implicit"},
   };
@@ -319,4 +323,75 @@ TEST_CASE("symbol names are at most 512 characters, as C# compilers allow", "[ki
     CHECK(ws::is_ascii_identifier(c.name));  // the length is the only fault
   }
   CHECK(ws::kMaxNameLength == 512);
+}
+
+TEST_CASE("no workspace manifest reaches .secrets/ or stands in for the secret kind", "[kinds][secrets]") {
+  auto defaults = default_texts();
+  struct Row {
+    const char* text;
+    const char* expect;
+  };
+  const Row rows[] = {
+      // the secret kind redefined, in each format, or even as it is
+      {R"({"kind": "secret", "files": ".secrets/*", "format": "json", "symbol": "Secrets"})", "redefines the built-in secret kind"},
+      {R"({"kind": "secret", "files": ".secrets/*", "format": "csharp", "symbol": "Secrets"})", "redefines"},
+      {R"({"kind": "secret", "files": ".secrets/*", "format": "markdown", "symbol": "Secrets"})", "redefines"},
+      {R"({"kind": "secret", "files": ".secrets/*", "format": "opaque", "symbol": "Secrets", "name": "filename", "never_read": true})", "redefines"},
+      {R"({"kind": "secret", "files": "vault/*.json", "format": "json"})", "redefines"},
+      // another kind on the folder, in any spelling
+      {R"({"kind": "vault", "files": ".secrets/*", "format": "json"})", "claims files under '.secrets/' ('.secrets/*')"},
+      {R"({"kind": "vault", "files": ".SECRETS/*.json", "format": "json"})", "claims files under '.secrets/'"},
+      {R"({"kind": "vault", "files": ".secrets./*", "format": "markdown"})", "claims files under '.secrets/'"},
+      {R"({"kind": "vault", "files": ".Secrets/*.cs", "format": "csharp"})", "claims files under '.secrets/'"},
+      {R"({"kind": "vault", "files": ".secrets/keys/*.json", "format": "json"})", "claims files under '.secrets/'"},
+      // the root, which holds .secrets/
+      {R"({"kind": "vault", "files": "*", "format": "json"})", "'files' claims the root folder"},
+      {R"({"kind": "vault", "files": "*.json", "format": "json"})", "'files' claims the root folder"},
+      // its symbol root
+      {R"({"kind": "vault", "files": "vault/*.json", "format": "json", "symbol": "Secrets"})", "takes the root 'Secrets'"},
+      {R"({"kind": "vault", "files": "vault/*.json", "format": "json", "symbol": "secrets"})", "takes the root 'secrets'"},
+      // whether content is read
+      {R"({"kind": "vault", "files": "vault/*", "format": "opaque", "name": "filename"})", "never by a manifest"},
+      {R"({"kind": "vault", "files": "vault/*.json", "format": "json", "never_read": false})", "never by a manifest"},
+      {R"({"kind": "vault", "files": "vault/*", "format": "opaque", "never_read": true, "name": "filename"})", "never by a manifest"},
+  };
+  for (const Row& row : rows) {
+    INFO(row.text);
+    auto pack = ws::KindPack::from_texts(defaults, {{".ws/kinds/x.json", row.text}});
+    REQUIRE_FALSE(pack.ok());
+    CHECK(pack.error().code == ws::Errc::invalid);
+    CHECK_THAT(pack.error().message, Catch::StartsWith("kind manifest '.ws/kinds/x.json': "));
+    CHECK_THAT(pack.error().message, Catch::Contains(row.expect));
+    // Even when the pack's digest was vouched for before: the claim is not
+    // a schema to skip compiling.
+    auto vouched = ws::KindPack::from_texts(defaults, {{".ws/kinds/x.json", row.text}},
+                                            ws::KindPack::digest_of(defaults, {{".ws/kinds/x.json", row.text}}));
+    CHECK_FALSE(vouched.ok());
+  }
+  // A kind of its own elsewhere, referring to secrets by name, is fine.
+  auto fine = ws::KindPack::from_texts(
+      defaults, {{".ws/kinds/x.json", R"({"kind": "vault", "files": "vault/*.json", "format": "json", "symbol": "Vaults",
+                                          "references": [{"at": "/key", "kind": "secret"}]})"}});
+  REQUIRE(fine.ok());
+  CHECK(fine->secret_kind() == fine->by_name("secret"));
+  CHECK(route_name(*fine, ".secrets/Key") == "secret");
+}
+
+TEST_CASE("the default pack's secret kind must be the one that is never read", "[kinds][secrets]") {
+  for (const char* text : {
+           R"({"kind": "secret", "files": ".secrets/*", "format": "json", "symbol": "Secrets"})",
+           R"({"kind": "secret", "files": "keys/*", "format": "opaque", "symbol": "Secrets", "name": "filename"})",
+       }) {
+    INFO(text);
+    auto defaults = default_texts();
+    defaults["secret.json"] = text;
+    auto pack = ws::KindPack::from_texts(defaults);
+    REQUIRE_FALSE(pack.ok());
+    CHECK_THAT(pack.error().message, Catch::StartsWith("kind manifest 'secret.json': the secret kind must be"));
+  }
+  auto defaults = default_texts();
+  defaults["vault.json"] = R"({"kind": "vault", "files": ".SECRETS/*.json", "format": "json"})";
+  auto pack = ws::KindPack::from_texts(defaults);
+  REQUIRE_FALSE(pack.ok());
+  CHECK_THAT(pack.error().message, Catch::StartsWith("kind manifest 'vault.json': the secret kind must be"));
 }

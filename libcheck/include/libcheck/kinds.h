@@ -62,8 +62,13 @@ class KindPack {
                                      const std::map<std::string, std::string>& overlay = {},
                                      std::string_view validated_digest = {});
 
-  // The kind whose folder holds `path` with a file name it accepts, or null (unrouted).
+  // The kind whose folder holds `path` with a file name it accepts, or null
+  // (unrouted). A path under '.secrets/' (path_policy.h is_secret_path)
+  // routes to secret_kind() or to nothing.
   const Kind* route(std::string_view path) const;
+  // The built-in secret kind of the default pack (ws(7)): never read, and
+  // the only kind that holds '.secrets/'; null for a pack without one.
+  const Kind* secret_kind() const;
   const Kind* by_name(std::string_view name) const;
   const Kind* by_root(std::string_view symbol_root) const;
   const std::vector<Kind>& kinds() const { return kinds_; }
@@ -74,8 +79,11 @@ class KindPack {
                                const std::map<std::string, std::string>& overlay);
 
  private:
+  void find_secret_kind();
+
   std::vector<Kind> kinds_;
   std::string digest_;
+  std::ptrdiff_t secret_ = -1;  // index of the secret kind in kinds_
 };
 
 // Where the default pack is installed, found relative to the running binary
