@@ -3,14 +3,57 @@
 #include <algorithm>
 #include <map>
 
+#include "libcheck/path_policy.h"
+#include "libcheck/repository.h"
+#include "secret_content.h"
+
 namespace ws {
 
+namespace {
+
+// The ids of the entries under '.secrets/' known without reading them: a
+// committed or staged id, never the hash of a changed working-tree file.
+void add_entry_secrets(const std::vector<ViewEntry>& entries, SecretBlobs& out) {
+  for (const ViewEntry& e : entries) {
+    if (!e.old_path.empty() && is_secret_path(e.old_path)) out.insert(e.base_blob_id);
+    if (!is_secret_path(e.path)) continue;
+    out.insert(e.base_blob_id);
+    if (!e.from_worktree || e.status == ChangeStatus::unchanged) out.insert(e.blob_id);
+  }
+}
+
+}  // namespace
+
+View::View() : secrets_(std::make_shared<const SecretBlobs>()) {}
+
 View::View(std::vector<ViewEntry> entries, std::shared_ptr<const ContentSource> content,
-           std::string base_commit)
-    : entries_(std::move(entries)), content_(std::move(content)), base_commit_(std::move(base_commit)) {
+           std::string base_commit, SecretBlobs secrets)
+    : entries_(std::move(entries)), base_commit_(std::move(base_commit)) {
   auto by_path = [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; };
   // open_view hands over sorted entries; only other callers pay for a sort.
   if (!std::is_sorted(entries_.begin(), entries_.end(), by_path)) std::sort(entries_.begin(), entries_.end(), by_path);
+  add_entry_secrets(entries_, secrets);
+  secrets_ = std::make_shared<const SecretBlobs>(std::move(secrets));
+  content_ = std::make_shared<detail::SecretGuardSource>(std::move(content), secrets_);
+}
+
+bool View::is_secret_path_of(const ViewEntry& e) { return is_secret_path(e.path); }
+
+bool View::is_secret(const ViewEntry& e) const {
+  const std::string& id = e.status == ChangeStatus::deleted ? e.base_blob_id : e.blob_id;
+  return is_secret_path(e.path) || secrets_->contains(id);
+}
+
+bool View::base_is_secret(const ViewEntry& e) const {
+  return is_secret_path(e.old_path.empty() ? e.path : e.old_path) || secrets_->contains(e.base_blob_id);
+}
+
+bool View::bytes_are_secret(const ViewEntry& e, std::string_view bytes) const {
+  if (is_secret(e)) return true;
+  if (secrets_->empty()) return false;
+  bool vouched = !e.from_worktree || e.status == ChangeStatus::deleted || content_->reads_blob_id(e);
+  if (vouched && !e.blob_id.empty()) return false;  // judged by its id above
+  return secrets_->contains(Repository::hash_blob(bytes));
 }
 
 const ViewEntry* View::find(std::string_view path) const {
@@ -43,17 +86,21 @@ std::vector<std::string> View::list_dir(std::string_view dir) const {
   return out;
 }
 
-void detect_renames(std::vector<ViewEntry>& entries) {
+void detect_renames(std::vector<ViewEntry>& entries, const SecretBlobs* secrets) {
+  auto secret = [&](const ViewEntry& e, const std::string& id) {
+    return is_secret_path(e.path) || (secrets && secrets->contains(id));
+  };
   // Deleted entries by the blob they carried; the first delete in path order pairs
   // with the first add of the same bytes, so the result is deterministic.
   std::multimap<std::string, std::size_t> deleted;
   for (std::size_t i = 0; i < entries.size(); ++i)
-    if (entries[i].status == ChangeStatus::deleted && !entries[i].base_blob_id.empty())
+    if (entries[i].status == ChangeStatus::deleted && !entries[i].base_blob_id.empty() &&
+        !secret(entries[i], entries[i].base_blob_id))
       deleted.emplace(entries[i].base_blob_id, i);
   if (deleted.empty()) return;
   std::vector<bool> drop(entries.size(), false);
   for (auto& e : entries) {
-    if (e.status != ChangeStatus::added || e.blob_id.empty()) continue;
+    if (e.status != ChangeStatus::added || e.blob_id.empty() || secret(e, e.blob_id)) continue;
     auto it = deleted.find(e.blob_id);
     if (it == deleted.end()) continue;
     const ViewEntry& gone = entries[it->second];

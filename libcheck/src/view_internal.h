@@ -11,9 +11,6 @@
 
 namespace ws::detail {
 
-// Content under .secrets/: never opened (its names still count).
-inline bool is_secret_path(std::string_view p) { return p.substr(0, 9) == ".secrets/"; }
-
 // open_view; with `fast_status` false, a working-tree view is always
 // computed by libgit2 (git_diff_tree_to_workdir_with_index), never by
 // worktree_status(), and a rev or proposal view by git_diff_tree_to_tree

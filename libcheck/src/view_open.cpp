@@ -12,6 +12,7 @@
 #include "index_file.h"
 #include "odb_pool.h"
 #include "proposal_internal.h"
+#include "secret_content.h"
 #include "view_internal.h"
 #include "worktree_status.h"
 #include "worktree_walk.h"
@@ -20,8 +21,6 @@
 #include "libcheck/workspace_root.h"
 
 namespace ws {
-
-using detail::is_secret_path;
 
 namespace {
 
@@ -147,7 +146,8 @@ ChangeStatus status_of(git_delta_t d) {
 // not ignored), listed by walking the directories beneath the root without
 // following links (worktree_walk.h) -- no status against the base, no stat
 // of each file: what a search needs, at the cost of ripgrep's own walk.
-Result<std::vector<ViewEntry>> list_worktree_files(const Repository& repository, const std::string& root_path) {
+Result<std::vector<ViewEntry>> list_worktree_files(const Repository& repository, const std::string& root_path,
+                                                  SecretBlobs& secrets) {
   git_repository* repo = repository.raw();
   // What git tracks, from our own reader of the index file (no SHA-1 of the
   // whole file first); libgit2's when the file has what that reader refuses.
@@ -157,6 +157,9 @@ Result<std::vector<ViewEntry>> list_worktree_files(const Repository& repository,
     git_index* iraw = nullptr;
     if (git_repository_index(&iraw, repo) < 0) return git::error(Errc::environment, "cannot read the index");
     index.reset(iraw);
+    detail::add_index_secrets(index.get(), secrets);
+  } else {
+    detail::add_index_secrets(fast, secrets);
   }
   // The blob id of a tracked path (stage 0, not a submodule), or "" when
   // untracked; a submodule's path gives nullopt.
@@ -217,6 +220,17 @@ Result<std::vector<ViewEntry>> list_worktree_files(const Repository& repository,
 void mark_unchanged_from_worktree(std::vector<ViewEntry>& entries) {
   for (auto& e : entries)
     if (e.status == ChangeStatus::unchanged && e.mode != kModeLink && e.mode != kModeGitlink) e.from_worktree = true;
+}
+
+// A changed working-tree file under '.secrets/' may carry the id of its
+// bytes where libgit2 hashed them to compare: a secret's id is learnt only
+// from trees and the index, never from hashing a working-tree secret, so
+// that id is dropped (and never shown).
+void forget_worktree_secret_ids(std::vector<ViewEntry>& entries) {
+  for (auto& e : entries)
+    if (e.from_worktree && e.status != ChangeStatus::unchanged && e.status != ChangeStatus::deleted &&
+        is_secret_path(e.path))
+      e.blob_id.clear();
 }
 
 // The blobs (and links, submodules) below `tree`.
@@ -328,12 +342,19 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
   if (spec.source == ViewSource::worktree && (repo.is_bare() || !root))
     return make_error(Errc::environment, "this repository has no working tree; use --rev, --staged or --proposal");
 
+  // The secrets' blob ids known without reading one (secrets.h): the base
+  // tree's and the pending tree's here, the index's where it is read below;
+  // the View adds those of its own entries.
+  SecretBlobs secrets;
+  for (const std::string* commit : {&base_commit, &pending_commit})
+    if (Status st = detail::add_commit_secrets(r, *commit, secrets); !st) return st.error();
+
   if (spec.source == ViewSource::worktree && !spec.statuses) {
-    auto files = list_worktree_files(repo, root->path());
+    auto files = list_worktree_files(repo, root->path(), secrets);
     if (!files) return files.error();
     auto content = content_of(r, root, size_cap);
     if (!content) return content.error();
-    return View(std::move(files).value(), std::move(content).value(), base_commit);
+    return View(std::move(files).value(), std::move(content).value(), base_commit, std::move(secrets));
   }
 
   if (spec.source == ViewSource::worktree && fast_status) {
@@ -344,10 +365,12 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
     if (status->applicable) {
       std::vector<ViewEntry> entries = std::move(status->entries);
       mark_unchanged_from_worktree(entries);
-      detect_renames(entries);
+      forget_worktree_secret_ids(entries);
+      secrets.insert_all(status->index_secrets);
+      detect_renames(entries, &secrets);
       auto snapshot =
           std::make_shared<detail::SnapshotContentSource>(std::move(content).value(), std::move(status->kept));
-      return View(std::move(entries), std::move(snapshot), base_commit);
+      return View(std::move(entries), std::move(snapshot), base_commit, std::move(secrets));
     }
   }
 
@@ -370,8 +393,8 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
     }
     auto content = content_of(r, root, size_cap);
     if (!content) return content.error();
-    detect_renames(*entries);
-    return View(std::move(entries).value(), std::move(content).value(), base_commit);
+    detect_renames(*entries, &secrets);
+    return View(std::move(entries).value(), std::move(content).value(), base_commit, std::move(secrets));
   }
 
   // A changes-only working-tree view keeps every .gitattributes too, so
@@ -390,7 +413,7 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
     // libgit2 would still compare the two trees directory by directory.
     auto content = content_of(r, root, size_cap);
     if (!content) return content.error();
-    return View(std::move(entries), std::move(content).value(), base_commit);
+    return View(std::move(entries), std::move(content).value(), base_commit, std::move(secrets));
   }
 
   std::unordered_map<std::string_view, std::size_t> by_path;
@@ -486,9 +509,18 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
   for (auto& e : added) entries.push_back(std::move(e));
   std::inplace_merge(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(mid), entries.end(),
                      [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; });
-  if (worktree) mark_unchanged_from_worktree(entries);
-  detect_renames(entries);
-  return View(std::move(entries), std::move(content).value(), base_commit);
+  if (worktree) {
+    mark_unchanged_from_worktree(entries);
+    forget_worktree_secret_ids(entries);
+    // The index the diff read (libgit2 keeps it on the repository).
+    git_index* index = nullptr;
+    if (git_repository_index(&index, r) == 0) {
+      detail::add_index_secrets(index, secrets);
+      git_index_free(index);
+    }
+  }
+  detect_renames(entries, &secrets);
+  return View(std::move(entries), std::move(content).value(), base_commit, std::move(secrets));
 }
 
 }  // namespace ws

@@ -17,7 +17,9 @@
 #include "index_file.h"
 #include "index_tree.h"
 #include "view_internal.h"
+#include "libcheck/path_policy.h"
 #include "parallel.h"
+#include "secret_content.h"
 #include "worktree_walk.h"
 
 namespace ws::detail {
@@ -216,6 +218,7 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
     if (p == ".gitattributes" || (p.size() > 15 && p.substr(p.size() - 15) == "/.gitattributes"))
       return not_applicable("a .gitattributes file");
   }
+  add_index_secrets(index, out.index_secrets);
 
   // The base: the index itself when its cache tree is the base commit's
   // tree (nothing staged), else a walk of the base tree.
@@ -276,7 +279,7 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
   // rules), except links and secrets, which are never read.
   std::size_t kept_bytes = 0;
   auto hash_through_reader = [&content, &out, &kept_bytes](Work& w, ChangeStatus status) {
-    if (w.mode == kModeLink || is_secret_path(std::string(w.path))) return;
+    if (w.mode == kModeLink || is_secret_path(w.path)) return;
     ViewEntry probe;
     probe.path = std::string(w.path);
     probe.status = status;

@@ -26,6 +26,7 @@
 
 #include "libcheck/repository.h"
 #include "libcheck/result.h"
+#include "libcheck/secrets.h"
 #include "libcheck/view.h"
 #include "snapshot_source.h"
 
@@ -38,6 +39,8 @@ struct WorktreeStatus {
   // The bytes of changed and untracked files as they were hashed for their
   // ids, up to kKeepBudget bytes in all (snapshot_source.h).
   std::vector<KeptBytes> kept;
+  // The blob ids the index records under '.secrets/' (secrets.h).
+  SecretBlobs index_secrets;
   // How many tracked files' stats the helper threads took (the rest the
   // walk took itself), for tests.
   std::size_t stated_ahead = 0;

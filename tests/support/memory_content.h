@@ -43,8 +43,12 @@ struct MemoryFile {
   std::string base_bytes;  // base bytes for modified/deleted; ignored for added
 };
 
-inline ws::View memory_view(const std::vector<MemoryFile>& files) {
+// `content_out`: where to keep the bytes' store, for a test that adds more
+// (the view's own content() is wrapped, secrets.h).
+inline ws::View memory_view(const std::vector<MemoryFile>& files,
+                            std::shared_ptr<MemoryContent>* content_out = nullptr) {
   auto content = std::make_shared<MemoryContent>();
+  if (content_out) *content_out = content;
   std::vector<ws::ViewEntry> entries;
   for (const auto& f : files) {
     ws::ViewEntry e;

@@ -112,14 +112,15 @@ Run compile(const std::vector<MemoryFile>& files, const BuildOptions& options = 
 // A view where `from` was renamed to `to` with the same bytes.
 View with_rename(const std::vector<MemoryFile>& files, const std::string& from, const std::string& to,
                  const std::string& bytes) {
-  View v = wstest::memory_view(files);
+  std::shared_ptr<wstest::MemoryContent> content;
+  View v = wstest::memory_view(files, &content);
   std::vector<ViewEntry> entries = v.entries();
   ViewEntry e;
   e.path = to;
   e.old_path = from;
   e.status = ChangeStatus::renamed;
   e.blob_id = e.base_blob_id = Repository::hash_blob(bytes);
-  const_cast<wstest::MemoryContent&>(static_cast<const wstest::MemoryContent&>(v.content())).put(bytes);
+  content->put(bytes);
   entries.push_back(e);
   return View(std::move(entries), v.content_ptr(), "");
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "libcheck/result.h"
+#include "libcheck/secrets.h"
 
 namespace ws {
 
@@ -88,9 +89,13 @@ struct ViewSpec {
 
 class View {
  public:
-  View() = default;
+  View();
+  // `secrets`: the blob ids of secrets known beside the entries (the base
+  // tree's, the index's); the ids of the entries under '.secrets/' that do
+  // not come from hashing a working-tree file are added here. `content` is
+  // wrapped so that it never reads what is_secret() calls a secret.
   View(std::vector<ViewEntry> entries, std::shared_ptr<const ContentSource> content,
-       std::string base_commit);
+       std::string base_commit, SecretBlobs secrets = {});
 
   // Every path of the view, sorted bytewise, including deleted entries
   // (status D) so callers can report them; renamed entries carry old_path.
@@ -102,6 +107,22 @@ class View {
   const std::string& base_commit() const { return base_commit_; }
 
   Result<std::string> read(const ViewEntry& e) const { return content_->read(e); }
+
+  // Secrets under any name (ws(7), the secret kind). The view's bytes of
+  // `e` are a secret's when `e` is under '.secrets/' or carries the blob id
+  // of a secret (a deleted entry: its base id); read() refuses them.
+  bool is_secret(const ViewEntry& e) const;
+  // The same for the base side of a changed entry (the old path of a rename).
+  bool base_is_secret(const ViewEntry& e) const;
+  // `e` is not under '.secrets/' but carries a secret's bytes: every tool
+  // refuses it by path (secret_bytes_refusal).
+  bool holds_secret_bytes(const ViewEntry& e) const { return is_secret(e) && !is_secret_path_of(e); }
+  // For bytes already read of `e`: whether they are a secret's. Bytes the
+  // view has an id for are judged by that id; working-tree bytes the view
+  // cannot vouch for (ContentSource::reads_blob_id) are hashed, only when
+  // the view has secrets at all.
+  bool bytes_are_secret(const ViewEntry& e, std::string_view bytes) const;
+  const SecretBlobs& secret_blobs() const { return *secrets_; }
   const ContentSource& content() const { return *content_; }
   std::shared_ptr<const ContentSource> content_ptr() const { return content_; }
 
@@ -110,13 +131,18 @@ class View {
   std::vector<std::string> list_dir(std::string_view dir) const;
 
  private:
+  static bool is_secret_path_of(const ViewEntry& e);
+
   std::vector<ViewEntry> entries_;
   std::shared_ptr<const ContentSource> content_;
   std::string base_commit_;
+  std::shared_ptr<const SecretBlobs> secrets_;
 };
 
 // Pairs deletes and adds with the same blob id into renames (first by path
-// order), in place; keeps entries sorted.
-void detect_renames(std::vector<ViewEntry>& entries);
+// order), in place; keeps entries sorted. A path under '.secrets/', or a
+// blob id in `secrets`, is never paired: a rename would say which file
+// holds a secret's bytes, and show them.
+void detect_renames(std::vector<ViewEntry>& entries, const SecretBlobs* secrets = nullptr);
 
 }  // namespace ws

@@ -1,0 +1,50 @@
+// Secrets under any name (ws(7), the secret kind): content under '.secrets/'
+// is never opened, and neither are a secret's bytes under another path. A
+// blob whose id is the id of a secret is a secret wherever it sits, so a
+// change cannot read one by staging its id at a routed path.
+//
+// Which paths are secrets is path_policy.h's is_secret_path; which blob ids
+// are is the set below, gathered from what a view knows without reading a
+// secret (trees and the index, never a hash of a working-tree secret).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+
+namespace ws {
+
+class SecretBlobs {
+ public:
+  // `hex_id`: a blob id as 40 hex digits; anything else is ignored.
+  void insert(std::string_view hex_id);
+  void insert_all(const SecretBlobs& other);
+  // A hash lookup, skipped when the set is empty (a workspace without
+  // secrets pays nothing).
+  bool contains(std::string_view hex_id) const {
+    return !ids_.empty() && !hex_id.empty() && ids_.find(hex_id) != ids_.end();
+  }
+  bool empty() const { return ids_.empty(); }
+  std::size_t size() const { return ids_.size(); }
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_set<std::string, Hash, std::equal_to<>> ids_;
+};
+
+// The one message for a path whose bytes are a secret's: it names the path
+// and says that it holds a secret's bytes, and never which secret, its id,
+// its size or its content. Saying so reveals nothing the repository does not
+// already show anyone who can read it (`git ls-tree` lists the secrets' blob
+// ids), and it is the only way to tell the user what to fix. E.g.
+// "refused path 'skills/x.md': secret (it holds the bytes of a secret, and a
+// secret's content is never opened or shown under any path); remove the
+// file or give it other content"
+std::string secret_bytes_refusal(std::string_view path);
+
+}  // namespace ws
