@@ -130,6 +130,13 @@ void run_job(Job& job, const Item& item, const View& view, const KindPack& kinds
     job.error = std::make_unique<Error>(bytes.error());
     return;
   }
+  // Working-tree bytes the view could not vouch for are judged by what was
+  // read: a secret's bytes under this path are refused, never parsed.
+  if (job.source == Job::Source::view && view.bytes_are_secret(e, *bytes)) {
+    job.error = std::make_unique<Error>(
+        make_error(Errc::refused, secret_bytes_refusal(e.path), e.path, path_rule_name(PathRule::secret)));
+    return;
+  }
   if (job.cacheable) {
     // A working-tree file may have changed since the view was made: key it
     // by the bytes actually read.
@@ -261,23 +268,29 @@ Result<Reading> read_items(const View& view, const KindPack& kinds, const Worksp
     // A link or submodule is refused wherever it is — in a kind's folder or
     // not, under .ws/ or not, whatever the unrouted policy — because nothing
     // downstream (ws-commit, ws-apply) would take it.
+    // Another path holding a secret's bytes (secrets.h) is never read, and
+    // refused wherever it is: landing it would copy a secret out of
+    // '.secrets/'.
+    const bool secret_bytes = !deleted && !link && view.holds_secret_bytes(e);
     if (report && !deleted && link)
       diags.push_back(make_file_diag(
           DiagCode::unreadable_file, e.path,
           e.mode == kModeLink ? "refused to read '" + e.path + "': symlink (links are never followed)"
                               : "refused to read '" + e.path + "': submodule (a workspace holds plain files only)"));
+    else if (report && secret_bytes)
+      diags.push_back(make_file_diag(DiagCode::path_refused, e.path, secret_bytes_refusal(e.path)));
     else if (report && !deleted && !config_file && !view_kind && config.unrouted != UnroutedPolicy::ignore)
       diags.push_back(unrouted_diag(kinds, e.path, config.unrouted == UnroutedPolicy::error
                                                         ? Severity::error : Severity::warning));
 
-    if (view_kind && !refused) {
+    if (view_kind && !refused && !secret_bytes) {
       it.view.kind = view_kind;
       it.view.path = e.path;
       it.checked = report;
       if (report) ++summary.files_checked;
       if (link) {
         // Reported above; never read, so not in the overlay.
-      } else if (view_kind->never_read) {
+      } else if (is_secret_path(e.path)) {
         name_only(it.view);
       } else if (it.changed) {
         // Committed or staged bytes have their id already, and so has a
@@ -293,12 +306,14 @@ Result<Reading> read_items(const View& view, const KindPack& kinds, const Worksp
     if (it.changed && e.status != ChangeStatus::added && !(deleted && link)) {
       std::string_view base_path = e.old_path.empty() ? e.path : e.old_path;
       const Kind* base_kind = is_workspace_config_path(base_path) ? nullptr : kinds.route(base_path);
-      if (base_kind) {
+      // A base side holding a secret's bytes under another path is not read
+      // either: the change is checked as if it added the file.
+      if (base_kind && (is_secret_path(base_path) || !view.base_is_secret(e))) {
         it.base.kind = base_kind;
         it.base.path = base_path;
         if (from_index(it.base)) {
           // Counted with the index's definitions (build()).
-        } else if (base_kind->never_read) {
+        } else if (is_secret_path(base_path)) {
           name_only(it.base);
         } else if (!from_cache(it.base, e.base_blob_id)) {
           add_job(i, true, Job::Source::blob, true);

@@ -53,10 +53,6 @@ Result<SymbolQuery> parse_symbol(const KindPack& kinds, std::string_view symbol)
 
 namespace {
 
-bool is_secret(std::string_view path, const Kind* kind) {
-  return path.substr(0, 9) == ".secrets/" || (kind && kind->never_read);
-}
-
 // The syntax of an unrouted file, from its extension, so --in works on
 // workspace files no kind claims (.ws/kinds/*.json).
 Format format_of(const Kind* kind, std::string_view path) {
@@ -70,7 +66,7 @@ Format format_of(const Kind* kind, std::string_view path) {
   return Format::opaque;
 }
 
-enum class Outcome { searched, binary, link, hard_link, error };
+enum class Outcome { searched, binary, link, hard_link, secret, error };
 
 // What a worker found in a file that has something to report, kept until
 // the file is printed.
@@ -135,7 +131,16 @@ class Search {
     else lines(job, f, t);
     job.results = detail::result_count(f.hits, o_);
     if (!job.results) return;
-    if (o_.json && f.name.empty() && job.kind && !job.kind->never_read) {
+    // Bytes read from the working tree that turn out to be a secret's are
+    // never shown: checked only for a file with something to print, so a
+    // search pays one hash per matching file, and only where the view has
+    // secrets at all.
+    if (view_.bytes_are_secret(e, t)) {
+      job.outcome = Outcome::secret;
+      job.results = 0;
+      return;
+    }
+    if (o_.json && f.name.empty() && job.kind) {
       Definition d = read_definition(*job.kind, e.path, t, kinds_);
       if (d.has_name) f.name = d.name;
     }
@@ -286,8 +291,13 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
       if (pathspec_matches(o.pathspecs[i], e.path)) matched = spec_hit[i] = true;
     if (!matched) continue;
     const Kind* kind = routed[at];
-    // Secrets are dropped here, before anything could read them.
-    if (is_secret(e.path, kind)) { ++summary.secrets_skipped; continue; }
+    // Secrets are dropped here, before anything could read them: under
+    // '.secrets/', or another path whose blob id is a secret's.
+    if (view.is_secret(e)) {
+      if (view.holds_secret_bytes(e)) summary.secret_bytes_skipped.push_back(e.path);
+      else ++summary.secrets_skipped;
+      continue;
+    }
     if (e.mode == kModeLink || e.mode == kModeGitlink) { summary.links_skipped.push_back(e.path); continue; }
     if (auto rej = path_ok[at] ? std::nullopt : check_path(e.path, read_policy())) {
       summary.errors.push_back(make_error(Errc::refused, rej->message(), e.path, path_rule_name(rej->rule)));
@@ -325,6 +335,7 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
       case Outcome::binary: summary.binary_skipped.push_back(job.entry->path); return;
       case Outcome::link: summary.links_skipped.push_back(job.entry->path); return;
       case Outcome::hard_link: summary.hard_links_skipped.push_back(job.entry->path); return;
+      case Outcome::secret: summary.secret_bytes_skipped.push_back(job.entry->path); return;
       case Outcome::error: summary.errors.push_back(job.found->error); return;
       case Outcome::searched: break;
     }
@@ -371,6 +382,8 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
     drain(false);
   });
   drain(true);
+  // Found before the search (by id) and during it (by hash): one list in path order.
+  std::sort(summary.secret_bytes_skipped.begin(), summary.secret_bytes_skipped.end());
   if (summary.omitted) {
     std::string rec = detail::truncated_record(summary.omitted, o);
     out.write(rec.data(), static_cast<std::streamsize>(rec.size()));

@@ -28,8 +28,13 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
       if (pathspec_matches(options.pathspecs[i], e.path)) matched = spec_hit[i] = true;
     if (!matched) continue;
     const Kind* kind = ws.kinds.route(e.path);
-    bool is_secret = kind && kind->never_read;
-    if (is_secret && !want_secrets) continue;
+    // Secrets are listed by name, and only on request; another path holding
+    // a secret's bytes is refused by path, like a link (secrets.h).
+    if (e.status != ChangeStatus::deleted && ws.view.holds_secret_bytes(e)) {
+      out.refused.push_back(make_error(Errc::refused, secret_bytes_refusal(e.path), e.path, "secret"));
+      continue;
+    }
+    if (is_secret_path(e.path) && !want_secrets) continue;
     if (auto rej = check_path(e.path, policy)) {
       if (rej->rule != PathRule::secret)
         out.refused.push_back(make_error(Errc::refused, rej->message(), e.path, path_rule_name(rej->rule)));
@@ -51,6 +56,7 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
     le.entry = &e;
     le.kind = kind;
     le.config = !kind && is_workspace_config_path(e.path);
+    le.secret = ws.view.is_secret(e);
     out.entries.push_back(std::move(le));
   }
   for (std::size_t i = 0; i < spec_hit.size(); ++i)
@@ -62,7 +68,7 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
   std::vector<std::optional<Error>> why(out.entries.size());
   parallel_for(out.entries.size(), [&](std::size_t i) {
     const ListedEntry& le = out.entries[i];
-    if (!(le.kind && le.kind->never_read)) why[i] = ws.view.content().refusal(*le.entry);
+    if (!is_secret_path(le.entry->path)) why[i] = ws.view.content().refusal(*le.entry);
   });
   if (std::any_of(why.begin(), why.end(), [](const auto& w) { return w.has_value(); })) {
     std::size_t kept = 0;
@@ -85,10 +91,11 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
     parallel_for(out.entries.size(), [&](std::size_t i) {
       ListedEntry& le = out.entries[i];
       const ViewEntry& e = *le.entry;
-      if (le.kind && le.kind->never_read) {
-        Definition d = read_definition(*le.kind, e.path, {}, ws.kinds);
-        le.name = d.name;
-        return;  // a secret's size would describe its content: not shown
+      if (le.secret) {
+        // The name is the file name; a secret's size would describe its
+        // content: not shown.
+        if (le.kind && is_secret_path(e.path)) le.name = read_definition(*le.kind, e.path, {}, ws.kinds).name;
+        return;
       }
       le.size = ws.view.content().size_of(e);
       if (!le.kind) return;

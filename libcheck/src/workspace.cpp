@@ -9,6 +9,7 @@
 #include "definition_cache.h"
 #include "libcheck/compile.h"
 #include "libcheck/kinds.h"
+#include "libcheck/path_policy.h"
 
 namespace ws {
 
@@ -144,6 +145,7 @@ Result<View> whole_view(const Workspace& ws) {
 }
 
 std::optional<std::string> read_view_path(const Workspace& ws, const std::string& path) {
+  if (is_secret_path(path)) return std::nullopt;  // and the view refuses a secret's bytes under any path
   if (const ViewEntry* e = ws.view.find(path)) {
     auto bytes = ws.view.read(*e);
     if (!bytes) return std::nullopt;

@@ -29,14 +29,6 @@ struct Options {
   std::vector<std::string> pathspecs;
 };
 
-// The text of a file of the view for quoting source lines; never a secret's.
-std::optional<std::string> source_of(const ws::Workspace& w, const std::string& path) {
-  if (path.rfind(".secrets/", 0) == 0) return std::nullopt;
-  const ws::Kind* kind = w.kinds.route(path);
-  if (kind && kind->never_read) return std::nullopt;
-  return ws::read_view_path(w, path);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -100,7 +92,8 @@ int main(int argc, char** argv) {
   ro.color = format == ws::OutputFormat::human && wscli::use_color(o.common, stdout);
   ro.tool_version = ws::tool_version();
   const ws::Workspace& w = *workspace;
-  ro.source = [&w](const std::string& path) { return source_of(w, path); };
+  // Source lines to quote; never a secret's (the view refuses to read one).
+  ro.source = [&w](const std::string& path) { return ws::read_view_path(w, path); };
   auto consumer = ws::make_consumer(format, std::cout, ro);
   ws::render_all(*consumer, result->diagnostics, result->summary);
   std::cout.flush();

@@ -101,6 +101,8 @@ void print_stats(const ws::GrepSummary& s) {
   if (s.secrets_skipped)
     fmt::print(stderr, "{}: skipped {} {} under .secrets/: secret content is never opened\n", kTool,
                s.secrets_skipped, s.secrets_skipped == 1 ? "file" : "files");
+  for (const auto& p : s.secret_bytes_skipped)
+    fmt::print(stderr, "{}: skipped '{}': it holds a secret's bytes, which are never searched or shown\n", kTool, p);
 }
 
 }  // namespace

@@ -44,8 +44,7 @@ void print_json(const ws::Listing& listing, std::size_t max) {
                      {"kind", kind_label(le)},
                      {"name", le.name.empty() ? nlohmann::json() : nlohmann::json(le.name)},
                      {"status", status_word(le.entry->status)}};
-    bool secret = le.kind && le.kind->never_read;
-    j["blob"] = secret || le.entry->blob_id.empty() ? nlohmann::json() : nlohmann::json(le.entry->blob_id);
+    j["blob"] = le.secret || le.entry->blob_id.empty() ? nlohmann::json() : nlohmann::json(le.entry->blob_id);
     j["size"] = le.size ? nlohmann::json(*le.size) : nlohmann::json();
     if (!le.entry->old_path.empty()) j["old_path"] = le.entry->old_path;
     fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));

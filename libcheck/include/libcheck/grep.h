@@ -144,7 +144,11 @@ struct GrepSummary {
   std::vector<std::string> binary_skipped;  // paths, for --stats
   std::vector<std::string> links_skipped;   // symlinks and submodules, for --stats
   std::vector<std::string> hard_links_skipped;  // working-tree files with several links, for --stats
-  std::size_t secrets_skipped = 0;          // never opened
+  std::size_t secrets_skipped = 0;          // under .secrets/: never opened
+  // Other paths holding a secret's bytes (secrets.h), never searched or
+  // shown; in path order. Found by blob id, or for a working-tree file with
+  // a match, by hashing what was read.
+  std::vector<std::string> secret_bytes_skipped;
   std::vector<Error> errors;  // unreadable files, refused paths, unmatched pathspecs
 };
 

@@ -25,6 +25,9 @@ struct ListedEntry {
   const ViewEntry* entry = nullptr;
   const Kind* kind = nullptr;  // null: unrouted or workspace configuration
   bool config = false;         // .ws/ and root dotfiles
+  // Its bytes are a secret's (View::is_secret): its blob id and size are
+  // never shown, and its name is the file name or none.
+  bool secret = false;
   std::string name;            // empty when not asked for, missing or unreadable
   std::optional<std::uint64_t> size;
 };
@@ -37,7 +40,8 @@ struct Listing {
   std::vector<std::size_t> unmatched_pathspecs;  // indices into options.pathspecs
 };
 
-// Never opens secret content: a secret's name is its file name.
+// Never opens secret content: a secret's name is its file name. Another path
+// holding a secret's bytes is refused (secret_bytes_refusal), unless deleted.
 Result<Listing> list_view(const Workspace& ws, const ListOptions& options);
 
 }  // namespace ws
