@@ -109,50 +109,10 @@ std::string ref_target(git_repository* repo, const std::string& name) {
   return git::to_hex(oid);
 }
 
-Result<std::vector<FileStat>> file_stats(git_repository* repo, git_tree* from, git_tree* to) {
-  git_diff_options opts;
-  git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-  opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_DISABLE_PATHSPEC_MATCH;
-  git_diff* raw = nullptr;
-  if (git_diff_tree_to_tree(&raw, repo, from, to, &opts) < 0)
-    return git::error(Errc::environment, "cannot compare trees");
-  git::Diff diff(raw);
-  git_diff_find_options fo;
-  git_diff_find_options_init(&fo, GIT_DIFF_FIND_OPTIONS_VERSION);
-  fo.flags = GIT_DIFF_FIND_RENAMES | GIT_DIFF_FIND_EXACT_MATCH_ONLY;
-  git_diff_find_similar(diff.get(), &fo);
-  std::vector<FileStat> out;
-  for (std::size_t i = 0, n = git_diff_num_deltas(diff.get()); i < n; ++i) {
-    const git_diff_delta* d = git_diff_get_delta(diff.get(), i);
-    FileStat f;
-    f.path = d->status == GIT_DELTA_DELETED ? d->old_file.path : d->new_file.path;
-    switch (d->status) {
-      case GIT_DELTA_ADDED: f.status = ChangeStatus::added; break;
-      case GIT_DELTA_DELETED: f.status = ChangeStatus::deleted; break;
-      case GIT_DELTA_RENAMED: f.status = ChangeStatus::renamed; f.old_path = d->old_file.path; break;
-      default: f.status = ChangeStatus::modified; break;
-    }
-    git_patch* praw = nullptr;
-    if (git_patch_from_diff(&praw, diff.get(), i) == 0 && praw) {
-      std::size_t ctx = 0, add = 0, del = 0;
-      git_patch_line_stats(&ctx, &add, &del, praw);
-      f.additions = add;
-      f.deletions = del;
-      git_patch_free(praw);
-    }
-    f.binary = (d->flags & GIT_DIFF_FLAG_BINARY) != 0;
-    f.old_mode = d->old_file.mode;
-    f.new_mode = d->new_file.mode;
-    f.old_size = d->old_file.size;
-    f.new_size = d->new_file.size;
-    out.push_back(std::move(f));
-  }
-  return out;
-}
-
 Result<std::vector<FileStat>> change_stats(git_repository* repo, git_tree* base_tree,
                                            const std::vector<const ViewEntry*>& changes,
-                                           const std::vector<std::string>& contents, bool with_attributes) {
+                                           const std::vector<std::string>& contents, bool with_attributes,
+                                           const SecretBlobs& secrets) {
   git_diff_options opts;
   git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
   std::vector<FileStat> out;
@@ -163,6 +123,14 @@ Result<std::vector<FileStat>> change_stats(git_repository* repo, git_tree* base_
     f.path = e.path;
     f.status = e.status;
     if (e.status == ChangeStatus::renamed) f.old_path = e.old_path;
+    if (is_secret_change(e.path, e.old_path, e.base_blob_id, e.status == ChangeStatus::deleted ? "" : e.blob_id,
+                         secrets)) {
+      f.secret = true;  // by path only: neither side is read
+      f.old_mode = e.status == ChangeStatus::added ? 0 : e.mode;
+      f.new_mode = e.status == ChangeStatus::deleted ? 0 : e.mode;
+      out.push_back(std::move(f));
+      continue;
+    }
     // The base side: nothing for an add; for an exact rename, the same bytes.
     git::Blob old_blob;
     std::string_view old_bytes, new_bytes;
@@ -332,7 +300,9 @@ std::string stat_text(const std::vector<FileStat>& files) {
     }
     out.append(padding, ' ');
     out += " | ";
-    if (f.binary) {
+    if (f.secret) {
+      out += "secret";  // no count and no size: they would describe its content
+    } else if (f.binary) {
       std::snprintf(buf, sizeof buf, "Bin %" PRIu64 " -> %" PRIu64 " bytes", f.old_size, f.new_size);
       out += buf;
     } else {

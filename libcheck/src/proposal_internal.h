@@ -65,8 +65,40 @@ using PairFn = std::function<void(const TreePair&)>;
 Status walk_tree_pair(git_repository* repo, const git_tree* from, const git_tree* to, bool unchanged,
                       const PairFn& fn);
 
-// Per-file stats with exact renames, for staging output and --show.
+// Whether a change holds a secret (ws(7), the secret kind): a path under
+// '.secrets/' on either side, or a blob id in `secrets` on either side.
+bool is_secret_change(std::string_view path, std::string_view old_path, std::string_view old_id,
+                      std::string_view new_id, const SecretBlobs& secrets);
+
+// One file of a TreeDiff: the delta it comes from and its stat.
+struct DiffItem {
+  std::size_t delta = 0;
+  FileStat stat;
+};
+// The diff of two trees (either may be null) as an approver reads it:
+// exact renames paired by blob id as git pairs them, except that a change
+// holding a secret (in either tree's '.secrets/') is never paired, opened
+// or counted: a rename of one is a delete and an add, each FileStat::secret.
+// `extra_flags` are git_diff_option_t flags (GIT_DIFF_SHOW_BINARY).
+struct TreeDiff {
+  git::Diff diff;
+  std::vector<DiffItem> items;  // in path order
+};
+Result<TreeDiff> diff_trees(git_repository* repo, git_tree* from, git_tree* to, std::uint32_t extra_flags);
+// The exact unified diff of every item in order (git's format); a secret's
+// item is git's header without its "index" line, and one line saying its
+// content is never shown.
+Result<std::string> diff_patch(const TreeDiff& diff);
+
+// Per-file stats with exact renames, for staging output and --show: the
+// items of diff_trees.
 Result<std::vector<FileStat>> file_stats(git_repository* repo, git_tree* from, git_tree* to);
+
+// Refuses (Errc::refused, naming the path) a change that puts a secret's
+// bytes at a path outside '.secrets/': the blob ids under '.secrets/' in
+// `base` or `proposed` are secrets under any path (ws(7)).
+Status refuse_secret_bytes(git_repository* repo, git_tree* base, git_tree* proposed,
+                           const std::vector<TreeChange>& changes, const std::string& id7);
 
 // One path of a tree to write: a blob to add or replace, or a removal.
 struct TreeEdit {
@@ -95,9 +127,12 @@ Result<bool> update_index_file(const std::string& index_path, const std::vector<
 // `with_attributes`, each file's diff driver is looked up in the
 // attributes (which makes libgit2 read the whole index); without, binary
 // files are told by their content, as git does for a path no attribute names.
+// A change holding a secret (is_secret_change with `secrets`) is neither
+// read nor counted: FileStat::secret.
 Result<std::vector<FileStat>> change_stats(git_repository* repo, git_tree* base_tree,
                                            const std::vector<const ViewEntry*>& changes,
-                                           const std::vector<std::string>& contents, bool with_attributes);
+                                           const std::vector<std::string>& contents, bool with_attributes,
+                                           const SecretBlobs& secrets);
 
 // Whether any gitattributes file could name a path of `view`: one in the
 // view itself (a .gitattributes at any depth, deleted ones included), the

@@ -24,6 +24,8 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
   for (const ViewEntry* e : changes) {
     std::uint32_t mode = e->status == ChangeStatus::deleted ? kModeFile : e->mode;
     if (auto why = refuse_entry(e->path, mode, ws.config.protected_paths)) return make_error(Errc::refused, *why, e->path);
+    if (e->status != ChangeStatus::deleted && view.holds_secret_bytes(*e))
+      return make_error(Errc::refused, secret_bytes_refusal(e->path), e->path, "secret");
     if (!e->old_path.empty())
       if (auto why = refuse_entry(e->old_path, kModeFile, ws.config.protected_paths))
         return make_error(Errc::refused, *why, e->old_path);
@@ -154,7 +156,7 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
   bool attributes = ws.view_spec.changes_only && ws.view_spec.source != ViewSource::worktree
                         ? true
                         : attributes_may_apply(repo, view);
-  auto stats = change_stats(repo, start.get(), changes, contents, attributes);
+  auto stats = change_stats(repo, start.get(), changes, contents, attributes, view.secret_blobs());
   if (!stats) return stats.error();
   out.files = std::move(stats).value();
   out.stat = stat_text(out.files);

@@ -183,53 +183,15 @@ Result<ShowResult> show_proposal(const Repository& repo, const std::string& id_o
   ShowResult out;
   out.info = std::move(info).value();
 
-  git_diff_options opts;
-  git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-  opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_DISABLE_PATHSPEC_MATCH | GIT_DIFF_SHOW_BINARY;
-  git_diff* raw = nullptr;
-  if (git_diff_tree_to_tree(&raw, r, from->get(), to->get(), &opts) < 0)
-    return git::error(Errc::environment, "cannot compute the proposal's diff");
-  git::Diff diff(raw);
-  git_diff_find_options fo;
-  git_diff_find_options_init(&fo, GIT_DIFF_FIND_OPTIONS_VERSION);
-  fo.flags = GIT_DIFF_FIND_RENAMES | GIT_DIFF_FIND_EXACT_MATCH_ONLY;
-  git_diff_find_similar(diff.get(), &fo);
-
-  struct Sink {
-    std::string text;
-  } sink;
-  // Secret content is never shown, even in a hand-made proposal that holds some.
-  auto cb = [](const git_diff_delta* d, const git_diff_hunk*, const git_diff_line* line, void* payload) -> int {
-    auto* s = static_cast<Sink*>(payload);
-    std::string_view p = d->new_file.path ? d->new_file.path : "";
-    std::string_view o = d->old_file.path ? d->old_file.path : "";
-    bool secret = p.rfind(".secrets/", 0) == 0 || o.rfind(".secrets/", 0) == 0;
-    if (secret) {
-      if (line->origin == GIT_DIFF_LINE_FILE_HDR)
-        s->text += "# '" + std::string(p) + "': secret content is never shown\n";
-      return 0;
-    }
-    if (line->origin == GIT_DIFF_LINE_CONTEXT || line->origin == GIT_DIFF_LINE_ADDITION ||
-        line->origin == GIT_DIFF_LINE_DELETION)
-      s->text += line->origin;
-    s->text.append(line->content, line->content_len);
-    return 0;
-  };
-  if (git_diff_print(diff.get(), GIT_DIFF_FORMAT_PATCH, cb, &sink) < 0)
-    return git::error(Errc::environment, "cannot print the proposal's diff");
-  out.patch = std::move(sink.text);
-
-  git_diff_stats* stats = nullptr;
-  if (git_diff_get_stats(&stats, diff.get()) == 0) {
-    git_buf buf = GIT_BUF_INIT;
-    if (git_diff_stats_to_buf(&buf, stats, static_cast<git_diff_stats_format_t>(GIT_DIFF_STATS_FULL | GIT_DIFF_STATS_INCLUDE_SUMMARY), 80) == 0)
-      out.stat.assign(buf.ptr, buf.size);
-    git_buf_dispose(&buf);
-    git_diff_stats_free(stats);
-  }
-  auto files = file_stats(r, from->get(), to->get());
-  if (!files) return files.error();
-  out.files = std::move(files).value();
+  // One diff for the patch and the stat; a change holding a secret, even in
+  // a hand-made proposal, shows its path only (proposal_diff.cpp).
+  auto diff = diff_trees(r, from->get(), to->get(), GIT_DIFF_SHOW_BINARY);
+  if (!diff) return diff.error();
+  auto patch = diff_patch(*diff);
+  if (!patch) return patch.error();
+  out.patch = std::move(patch).value();
+  for (auto& item : diff->items) out.files.push_back(std::move(item.stat));
+  out.stat = stat_text(out.files);
   return out;
 }
 

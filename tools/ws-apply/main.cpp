@@ -92,6 +92,7 @@ int do_show(const ws::Repository& repo, const Options& o) {
       nlohmann::json fj{{"path", f.path}, {"status", std::string(1, static_cast<char>(f.status))},
                         {"additions", f.additions}, {"deletions", f.deletions}};
       if (!f.old_path.empty()) fj["old_path"] = f.old_path;
+      if (f.secret) fj.update({{"additions", nullptr}, {"deletions", nullptr}, {"secret", true}});  // path only
       files.push_back(fj);
     }
     j["files"] = files;

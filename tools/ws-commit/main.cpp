@@ -61,10 +61,8 @@ int main(int argc, char** argv) {
   if (built->summary.errors > 0) {
     ws::RenderOptions ro;
     ro.color = wscli::use_color(o.common, stderr);
-    ro.source = [&](const std::string& path) -> std::optional<std::string> {
-      if (path.rfind(".secrets/", 0) == 0) return std::nullopt;
-      return ws::read_view_path(*workspace, path);
-    };
+    // Never a secret's lines: the view refuses to read one.
+    ro.source = [&](const std::string& path) { return ws::read_view_path(*workspace, path); };
     auto consumer = ws::make_consumer(ws::OutputFormat::human, std::cerr, ro);
     consumer->begin();
     for (const auto& d : built->diagnostics) consumer->diagnostic(d);
@@ -79,9 +77,12 @@ int main(int argc, char** argv) {
 
   if (o.common.json) {
     nlohmann::json files = nlohmann::json::array();
-    for (const auto& f : staged->files)
-      files.push_back({{"path", f.path}, {"status", std::string(1, static_cast<char>(f.status))},
-                       {"additions", f.additions}, {"deletions", f.deletions}});
+    for (const auto& f : staged->files) {
+      nlohmann::json fj{{"path", f.path}, {"status", std::string(1, static_cast<char>(f.status))},
+                        {"additions", f.additions}, {"deletions", f.deletions}};
+      if (f.secret) fj.update({{"additions", nullptr}, {"deletions", nullptr}, {"secret", true}});  // path only
+      files.push_back(std::move(fj));
+    }
     nlohmann::json j{{"type", "proposal"}, {"id", staged->id}, {"session", workspace->session},
                      {"base", staged->base.empty() ? nlohmann::json() : nlohmann::json(staged->base)},
                      {"branch", staged->branch}, {"files", files}};

@@ -32,6 +32,9 @@ struct FileStat {
   std::uint32_t new_mode = 0;  // 0 when deleted
   std::uint64_t old_size = 0;  // bytes, as git's "Bin A -> B bytes" shows them
   std::uint64_t new_size = 0;
+  // Either side holds a secret (ws(7), the secret kind): shown by its path
+  // only; no counts, sizes or ids, and never paired as a rename.
+  bool secret = false;
 };
 
 // git's --stat rendering of `files` (in the order given), with the summary
