@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "definition_cache.h"
+#include "secret_content.h"
 #include "libcheck/compile.h"
 #include "libcheck/kinds.h"
 #include "libcheck/path_policy.h"
@@ -80,6 +81,15 @@ Result<std::map<std::string, std::string>> read_manifest_dir(const std::string& 
   return out;
 }
 
+// The bytes of a configuration file or kind manifest of the view. Never a
+// secret's (secrets.h): a manifest holding a secret's bytes would quote them
+// in its errors, so bytes the view cannot vouch for are checked once read.
+Result<std::string> read_policy_file(const View& view, const ViewEntry& e) {
+  auto text = view.read(e);
+  if (text && view.bytes_are_secret(e, *text)) return detail::secret_read_refusal(e);
+  return text;
+}
+
 }  // namespace
 
 Result<Workspace> open_workspace(const OpenOptions& options) {
@@ -104,7 +114,7 @@ Result<Workspace> open_workspace(const OpenOptions& options) {
   // The workspace's own configuration travels with the view, so a changeset
   // that edits .ws/ is checked under the configuration it proposes.
   if (const ViewEntry* cfg = view->find(".ws/config.json"); cfg && cfg->status != ChangeStatus::deleted) {
-    auto text = view->read(*cfg);
+    auto text = read_policy_file(*view, *cfg);
     if (!text) return text.error();
     auto parsed = parse_workspace_config(*text);
     if (!parsed) return parsed.error();
@@ -125,7 +135,7 @@ Result<Workspace> open_workspace(const OpenOptions& options) {
     if (p.substr(0, 10) != ".ws/kinds/" || p.find('/', 10) != std::string_view::npos ||
         p.size() < 15 || p.substr(p.size() - 5) != ".json")
       continue;
-    auto text = w.view.read(e);
+    auto text = read_policy_file(w.view, e);
     if (!text) return text.error();
     overlay[e.path] = std::move(text).value();
   }

@@ -1,0 +1,394 @@
+// The hostile-manifest suite (issue 14, findings 1 and 2; ws(7), the secret
+// kind): a canary committed in .secrets/API_KEY, and every way a workspace's
+// .ws/kinds or .ws/config.json, or a change that puts the secret's blob at
+// another path, could make a tool read it. Each attack is tried uncommitted
+// (working tree or index) and committed (on the branch, on a side branch or
+// in a hand-made proposal), and every tool runs over it in every format. No
+// stdout or stderr may hold the canary, the secret's blob id or its size,
+// and each run must end with the exit status its case calls for.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/process.h"
+#include "support/temp_repo.h"
+
+using wstest::chomp;
+using wstest::lines;
+using wstest::RunResult;
+using wstest::TempRepo;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kCanary = "C4N4RY-k3y-9d2f61";
+// An odd size, so that it cannot pass for another number of the output.
+constexpr std::size_t kSecretSize = 13577;
+
+// The secret: front matter a Markdown reader would take a name from, a line
+// a JSON or C# reader would quote in a syntax error, the canary on each.
+std::string secret_bytes() {
+  std::string s = "---\nname: " + kCanary + "\n---\n{\"name\": \"" + kCanary + "\", \"pad\": \"";
+  const std::string tail = "\"}\n// name: " + kCanary + "\n";
+  s.append(kSecretSize - s.size() - tail.size(), 'x');
+  s += tail;
+  return s;
+}
+
+bool contains_ci(const std::string& hay, const std::string& needle) {
+  auto lower = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  return lower(hay).find(lower(needle)) != std::string::npos;
+}
+
+// The example workspace with the canary committed as .secrets/API_KEY.
+struct Box {
+  TempRepo repo;
+  std::string base;  // the commit holding the secret
+  std::string blob;  // the secret's blob id
+
+  Box() {
+    wstest::copy_example_workspace(repo);
+    repo.write(".secrets/API_KEY", secret_bytes());
+    base = repo.commit_all("Support desk workspace with its key");
+    blob = chomp(repo.git({"rev-parse", "HEAD:.secrets/API_KEY"}));
+    REQUIRE(chomp(repo.git({"cat-file", "-s", blob})) == std::to_string(kSecretSize));
+  }
+
+  RunResult tool(const std::string& name, const std::vector<std::string>& args) const {
+    wstest::RunOptions o;
+    o.env = {{"GIT_COMMITTER_NAME", "Ada Approver"}, {"GIT_COMMITTER_EMAIL", "approver@example.com"}};
+    return wstest::ws(name, args, repo.path(), o);
+  }
+
+  // git with a scratch index, so that trees can be made without touching
+  // the user's index: the way a hostile agent writes objects by hand.
+  std::string git_scratch(const std::vector<std::string>& args, const std::string& input = {}) const {
+    wstest::RunOptions o;
+    o.cwd = repo.path();
+    o.env = {{"GIT_INDEX_FILE", repo.path() + "/.git/scratch-index"},
+             {"GIT_AUTHOR_NAME", "Eve Agent"},       {"GIT_AUTHOR_EMAIL", "eve@example.com"},
+             {"GIT_COMMITTER_NAME", "Eve Agent"},    {"GIT_COMMITTER_EMAIL", "eve@example.com"},
+             {"GIT_AUTHOR_DATE", "2026-01-02T00:00:00Z"}, {"GIT_COMMITTER_DATE", "2026-01-02T00:00:00Z"}};
+    o.input = input;
+    std::vector<std::string> argv{"git"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    RunResult r = wstest::run(argv, o);
+    INFO("git " << args.at(0) << ": " << r.err);
+    REQUIRE(r.status == 0);
+    return chomp(r.out);
+  }
+
+  std::string blob_of(const std::string& bytes) const { return git_scratch({"hash-object", "-w", "--stdin"}, bytes); }
+
+  // A commit on `parent` whose tree is the parent's with `put` (path -> blob
+  // id; "" removes the path) applied.
+  std::string commit_on(const std::string& parent, const std::vector<std::pair<std::string, std::string>>& put,
+                        const std::string& message) const {
+    git_scratch({"read-tree", parent});
+    for (const auto& [path, id] : put) {
+      if (id.empty()) git_scratch({"update-index", "--force-remove", path});
+      else git_scratch({"update-index", "--add", "--cacheinfo", "100644," + id + "," + path});
+    }
+    std::string tree = git_scratch({"write-tree"});
+    return git_scratch({"commit-tree", tree, "-p", parent, "-m", message});
+  }
+
+  // A proposal of session 'evil' made by hand (git commit-tree and
+  // update-ref), never through ws-commit's checks.
+  std::string proposal_on(const std::string& parent, const std::vector<std::pair<std::string, std::string>>& put) const {
+    std::string id = commit_on(parent, put, "Tidy the workspace\n\nWs-Session: evil\nWs-Branch: refs/heads/main");
+    repo.git({"update-ref", "refs/ws/proposals/evil", id});
+    return id;
+  }
+
+  // What must never be printed: the canary, the blob id (whole or
+  // abbreviated) and the size as a number of its own.
+  std::string leak_in(const std::string& text) const {
+    if (contains_ci(text, kCanary)) return "the canary";
+    if (contains_ci(text, blob.substr(0, 7))) return "the secret's blob id";
+    static const std::regex size("(^|[^0-9A-Za-z])" + std::to_string(kSecretSize) + "([^0-9A-Za-z]|$)");
+    if (std::regex_search(text, size)) return "the secret's size";
+    return "";
+  }
+};
+
+// Exit statuses a case calls for, per tool, for one view of it.
+struct Expect {
+  int ls = 0;         // ws-ls, any format, without --kind secret
+  int ls_secret = 0;  // ws-ls --kind secret
+  int grep = 1;       // ws-grep for the canary: never a match
+  int build = 0;      // ws-build --all, every format
+  int commit = 1;     // ws-commit (staging is refused, or there is nothing to stage)
+  int changed = -1;   // ws-ls --changed; -1: as ws-ls (an unchanged file is not listed)
+};
+const Expect kAllRefused{2, 2, 2, 2, 2};  // a manifest or config that no tool accepts
+
+struct ViewCase {
+  std::vector<std::string> view;  // view options: {}, {"--staged"}, {"--rev", X}, {"--proposal", X}
+  Expect expect;
+};
+
+struct Case {
+  std::string name;
+  std::vector<ViewCase> views;
+  std::string proposal;  // shown with ws-apply, then applied; empty: none
+  int apply = 1;         // ws-apply PROPOSAL
+};
+
+struct Command {
+  std::string tool;
+  std::vector<std::string> args;
+  int expect;
+};
+
+std::vector<Command> commands_for(const Case& c) {
+  std::vector<Command> out;
+  for (const ViewCase& v : c.views) {
+    auto with_view = [&](std::vector<std::string> args) {
+      args.insert(args.end(), v.view.begin(), v.view.end());
+      return args;
+    };
+    for (const std::vector<std::string>& f : {std::vector<std::string>{}, {"-l"}, {"--json"}, {"-z"}, {"-l", "--changed"}}) {
+      bool changed = f.size() == 2;
+      int ls = changed && v.expect.changed >= 0 ? v.expect.changed : v.expect.ls;
+      int ls_secret = changed && v.expect.changed >= 0 ? v.expect.changed : v.expect.ls_secret;
+      out.push_back({"ws-ls", with_view(f), ls});
+      std::vector<std::string> secret = f;
+      secret.insert(secret.end(), {"--kind", "secret"});
+      out.push_back({"ws-ls", with_view(secret), ls_secret});
+    }
+    for (const std::vector<std::string>& f :
+         {std::vector<std::string>{kCanary}, {"--json", kCanary}, {"-c", kCanary}, {"-l", kCanary},
+          {"--stats", kCanary}, {"-i", "-o", "c4n4ry"}, {"--json", "-c", "--stats", "-i", "c4n4ry"}})
+      out.push_back({"ws-grep", with_view(f), v.expect.grep});
+    for (const char* format : {"human", "json", "sarif", "github", "gitlab"})
+      out.push_back({"ws-build", with_view({"--all", "--format", format}), v.expect.build});
+    out.push_back({"ws-build", with_view({"--all", "--stats", "--color", "always", "--no-cache"}), v.expect.build});
+    bool proposal_view = !v.view.empty() && v.view[0] == "--proposal";
+    if (!proposal_view) {
+      // Staging writes a proposal when it is allowed: only then the next
+      // run would have something to compare, so --json comes first.
+      out.push_back({"ws-commit", with_view({"-m", "Stage what is there", "--json"}), v.expect.commit});
+      out.push_back({"ws-commit", with_view({"-m", "Stage what is there"}), v.expect.commit});
+    }
+  }
+  out.push_back({"ws-apply", {"--list", "--all-sessions"}, 0});
+  out.push_back({"ws-apply", {"--list", "--all-sessions", "--json"}, 0});
+  if (!c.proposal.empty()) {
+    for (const std::vector<std::string>& f :
+         {std::vector<std::string>{}, {"--stat"}, {"--json"}, {"--stat", "--json"}}) {
+      std::vector<std::string> args{"--show", c.proposal};
+      args.insert(args.end(), f.begin(), f.end());
+      out.push_back({"ws-apply", args, 0});
+    }
+    out.push_back({"ws-apply", {"--json", c.proposal}, c.apply});
+  }
+  return out;
+}
+
+// Runs every command of the case; returns how many did.
+std::size_t sweep(const Box& box, const Case& c) {
+  std::size_t ran = 0;
+  for (const Command& cmd : commands_for(c)) {
+    RunResult r = box.tool(cmd.tool, cmd.args);
+    std::string line = cmd.tool;
+    for (const auto& a : cmd.args) line += " " + a;
+    INFO(c.name << ": " << line << "\n--- stdout\n" << r.out << "--- stderr\n" << r.err);
+    CHECK(r.status == cmd.expect);
+    CHECK(box.leak_in(r.out + r.err) == "");
+    ++ran;
+  }
+  // Not even the caches of parsed definitions ever held it.
+  std::error_code ec;
+  for (const auto& f : fs::recursive_directory_iterator(box.repo.abs(".git/ws"), ec)) {
+    if (!f.is_regular_file()) continue;
+    std::ifstream in(f.path(), std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    INFO(c.name << ": " << f.path());
+    CHECK_FALSE(contains_ci(bytes.str(), kCanary));
+  }
+  return ran;
+}
+
+std::string manifest(const std::string& kind, const std::string& files, const std::string& format,
+                     const std::string& symbol) {
+  return R"({"kind": ")" + kind + R"(", "files": ")" + files + R"(", "format": ")" + format + R"(", "symbol": ")" +
+         symbol + "\"}\n";
+}
+
+// Every manifest that reaches for .secrets/, by name, folder, spelling, root.
+std::vector<std::pair<std::string, std::string>> hostile_manifests() {
+  return {
+      {"secret kind as JSON", manifest("secret", ".secrets/*", "json", "Secrets")},
+      {"secret kind as C#", manifest("secret", ".secrets/*", "csharp", "Secrets")},
+      {"secret kind as Markdown", manifest("secret", ".secrets/*", "markdown", "Secrets")},
+      {"secret kind lifted", R"({"kind": "secret", "files": ".secrets/*", "format": "opaque", "symbol": "Secrets", )"
+                             R"("name": "filename", "never_read": false})" "\n"},
+      {"a new kind on .secrets/", manifest("vault", ".secrets/*", "json", "Vaults")},
+      {"a new kind on .SECRETS/", manifest("vault", ".SECRETS/*", "markdown", "Vaults")},
+      {"a new kind on .secrets./", manifest("vault", ".secrets./*", "json", "Vaults")},
+      {"a new kind on the root", manifest("vault", "*", "json", "Vaults")},
+      {"a new kind with the root Secrets", manifest("vault", "vault/*.json", "json", "Secrets")},
+  };
+}
+
+// An edit of skills/SKsummarize01.md that builds, and a skill of its own
+// for a path that held the secret's bytes.
+const std::string kHarmlessSkill = "---\nname: Summarize\ndescription: Shorter now\n---\nSummarise the ticket.\n";
+const std::string kOtherSkill = "---\nname: Condense\n---\nCondense the thread.\n";
+
+}  // namespace
+
+TEST_CASE("secret canary: no kind manifest reaches .secrets/, uncommitted or committed", "[secrets][canary]") {
+  std::size_t ran = 0;
+  for (const auto& [name, text] : hostile_manifests()) {
+    {
+      Box box;
+      box.repo.write(".ws/kinds/x.json", text);
+      std::string p = box.proposal_on(box.base, {{".ws/kinds/x.json", box.blob_of(text)}});
+      ran += sweep(box, {name + ", uncommitted", {{{}, kAllRefused}, {{"--proposal", p}, kAllRefused}}, p, 2});
+    }
+    {
+      Box box;
+      box.repo.write(".ws/kinds/x.json", text);
+      std::string head = box.repo.commit_all("a kind of our own");
+      std::string p = box.proposal_on(head, {{"skills/SKsummarize01.md", box.blob_of(kHarmlessSkill)}});
+      ran += sweep(box, {name + ", committed", {{{}, kAllRefused}, {{"--rev", "HEAD"}, kAllRefused},
+                                                 {{"--proposal", p}, kAllRefused}}, p, 2});
+    }
+  }
+  CHECK(ran > 500);
+}
+
+TEST_CASE("secret canary: no workspace configuration reaches .secrets/ in any spelling", "[secrets][canary]") {
+  const std::string ignore = "{\"ignore\": [\".secrets/\"], \"unrouted\": \"ignore\"}\n";
+  const std::string tiny_cap = "{\"size_cap\": 1}\n";
+  const std::string unrouted = "{\"unrouted\": \"error\", \"protected\": []}\n";
+  // Each with a copy of the secret under another spelling of its folder:
+  // the same folder on a checkout that folds case or drops trailing dots.
+  // An unknown key ('ignore') is refused before anything is read.
+  for (bool committed : {false, true}) {
+    Box box;
+    box.repo.write(".ws/config.json", ignore);
+    box.repo.write(".SECRETS/API_KEY", secret_bytes());
+    std::string head = committed ? box.repo.commit_all("config") : box.base;
+    std::string p = committed ? box.proposal_on(head, {{"skills/SKsummarize01.md", box.blob_of(kHarmlessSkill)}})
+                              : box.proposal_on(head, {{".ws/config.json", box.blob_of(ignore)}});
+    sweep(box, {std::string("ignore globs, ") + (committed ? "committed" : "uncommitted"),
+                {{{}, kAllRefused}, {{"--proposal", p}, kAllRefused}}, p, 2});
+  }
+  // A size cap below every file: each file is too large (ws-grep cannot
+  // read one: exit 2), and the secret is still neither opened nor measured.
+  for (bool committed : {false, true}) {
+    Box box;
+    box.repo.write(".ws/config.json", tiny_cap);
+    box.repo.write(".Secrets/API_KEY", secret_bytes());
+    std::string head = committed ? box.repo.commit_all("config") : box.base;
+    std::string p = committed ? box.proposal_on(head, {{"skills/SKsummarize01.md", box.blob_of(kHarmlessSkill)}})
+                              : box.proposal_on(head, {{".ws/config.json", box.blob_of(tiny_cap)},
+                                                       {".Secrets/API_KEY", box.blob},
+                                                       {"skills/SKsummarize01.md", box.blob_of(kHarmlessSkill)}});
+    Expect e{0, 0, 2, 1, 1};
+    sweep(box, {std::string("a one-byte size cap, ") + (committed ? "committed" : "uncommitted"),
+                {{{}, e}, {{"--proposal", p}, e}}, p, 1});
+  }
+  // Unrouted files as errors, with the secret nested where no kind routes
+  // it: reported by path, never read.
+  for (bool committed : {false, true}) {
+    Box box;
+    box.repo.write(".ws/config.json", unrouted);
+    box.repo.write(".SECRETS/vault/API_KEY", secret_bytes());
+    box.repo.write(".secrets./API_KEY", secret_bytes());
+    std::string head = committed ? box.repo.commit_all("config and the key, spelled otherwise") : box.base;
+    std::string p = committed
+                        ? box.proposal_on(head, {{"skills/SKsummarize01.md", box.blob_of(kHarmlessSkill)}})
+                        : box.proposal_on(head, {{".ws/config.json", box.blob_of(unrouted)},
+                                                 {".SECRETS/vault/API_KEY", box.blob}});
+    Expect e{0, 0, 1, 1, 1};
+    sweep(box, {std::string("unrouted errors, ") + (committed ? "committed" : "uncommitted"),
+                {{{}, e}, {{"--proposal", p}, e}}, p, committed ? 0 : 1});
+  }
+}
+
+TEST_CASE("secret canary: the secret's blob under a routed path is refused everywhere", "[secrets][canary]") {
+  const Expect alias{1, 1, 1, 1, 1};
+  {
+    // The working tree: the bytes copied (as `git show HEAD:.secrets/API_KEY`
+    // would) into a skill, untracked; and the same as a hand-made proposal.
+    Box box;
+    box.repo.write("skills/x.md", secret_bytes());
+    std::string p = box.proposal_on(box.base, {{"skills/x.md", box.blob}});
+    sweep(box, {"alias in the working tree", {{{}, alias}, {{"--proposal", p}, alias}}, p, 1});
+  }
+  {
+    // Committed on the branch (through git, past ws); a proposal that gives
+    // the path other bytes applies, and shows the old ones by path only.
+    Box box;
+    box.repo.write("skills/x.md", secret_bytes());
+    std::string head = box.repo.commit_all("a copy of the key");
+    std::string p = box.proposal_on(head, {{"skills/x.md", box.blob_of(kOtherSkill)}});
+    const Expect unchanged{1, 1, 1, 1, 1, /*changed=*/0};
+    sweep(box, {"alias committed", {{{}, unchanged}, {{"--rev", "HEAD"}, unchanged}, {{"--proposal", p}, {0, 0, 1, 0, 1}}},
+                p, 0});
+  }
+  {
+    // The index: `git update-index --cacheinfo` with the secret's blob id.
+    Box box;
+    box.repo.git({"update-index", "--add", "--cacheinfo", "100644," + box.blob + ",skills/x.md"});
+    box.repo.git({"update-index", "--add", "--cacheinfo", "100644," + box.blob + ",agents/AGx.json"});
+    sweep(box, {"alias staged", {{{"--staged"}, alias}}, "", 1});
+  }
+  {
+    // Staged and committed: the branch holds it, the working tree does not;
+    // deleting it is allowed (and staged by path only).
+    Box box;
+    box.repo.git({"update-index", "--add", "--cacheinfo", "100644," + box.blob + ",skills/x.md"});
+    box.repo.git({"commit", "-q", "-m", "a copy of the key, by id"});
+    sweep(box, {"alias staged and committed", {{{"--staged"}, {1, 1, 1, 1, 1, 0}}, {{}, {0, 0, 1, 0, 0}}}, "", 1});
+  }
+  {
+    // A side branch for CI (--rev), and the same commit merged.
+    Box box;
+    std::string side = box.commit_on(box.base, {{"skills/x.md", box.blob}, {"prompts/PRx.md", box.blob}}, "copies");
+    box.repo.git({"branch", "side", side});
+    sweep(box, {"alias on a side branch", {{{"--rev", "side"}, alias}}, "", 1});
+  }
+  {
+    // At a manifest's or the configuration's path: the workspace cannot even
+    // be opened, and says why by path.
+    Box box;
+    box.repo.write(".ws/kinds/x.json", secret_bytes());
+    std::string p = box.proposal_on(box.base, {{".ws/config.json", box.blob}});
+    const Expect refused{1, 1, 1, 1, 1};
+    sweep(box, {"alias at .ws/", {{{}, refused}, {{"--proposal", p}, refused}}, p, 1});
+  }
+}
+
+TEST_CASE("secret canary: a rename out of .secrets/ is never paired or shown", "[secrets][canary]") {
+  const Expect alias{1, 1, 1, 1, 1};
+  {
+    Box box;
+    box.repo.git({"mv", ".secrets/API_KEY", "skills/x.md"});
+    sweep(box, {"rename in the working tree", {{{}, alias}, {{"--staged"}, alias}}, "", 1});
+  }
+  {
+    Box box;
+    std::string side = box.commit_on(box.base, {{".secrets/API_KEY", ""}, {"skills/x.md", box.blob}}, "move the key");
+    box.repo.git({"branch", "side", side});
+    std::string p = box.proposal_on(box.base, {{".secrets/API_KEY", ""}, {"skills/x.md", box.blob}});
+    sweep(box, {"rename committed", {{{"--rev", "side"}, alias}, {{"--proposal", p}, alias}}, p, 1});
+  }
+}
