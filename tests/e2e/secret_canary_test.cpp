@@ -392,3 +392,171 @@ TEST_CASE("secret canary: a rename out of .secrets/ is never paired or shown", "
     sweep(box, {"rename committed", {{{"--rev", "side"}, alias}, {{"--proposal", p}, alias}}, p, 1});
   }
 }
+
+namespace {
+
+const std::string kAliasRefusal =
+    "refused path 'skills/x.md': secret (it holds the bytes of a secret, and a secret's content is never opened or "
+    "shown under any path); remove the file or give it other content";
+
+// Refs under refs/ws/, the branch and the index: what a refused run must
+// leave as it found it.
+std::string state_of(const TempRepo& repo) {
+  return repo.git({"for-each-ref", "refs/ws/", "refs/heads/"}) + repo.git({"ls-files", "-s"});
+}
+
+}  // namespace
+
+TEST_CASE("secret canary: a redefined secret kind stops every tool with one line naming the manifest",
+          "[secrets]") {
+  Box box;
+  const std::string text = manifest("secret", ".secrets/*", "json", "Secrets");
+  box.repo.write(".ws/kinds/secret.json", text);
+  std::string p = box.proposal_on(box.base, {{".ws/kinds/secret.json", box.blob_of(text)}});
+  std::string before = state_of(box.repo);
+  const std::string why =
+      "kind manifest '.ws/kinds/secret.json': redefines the built-in secret kind, which a workspace can neither "
+      "replace nor relax (content under '.secrets/' is never read); remove the manifest\n";
+  for (const auto& [tool, args] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"ws-ls", {"--kind", "secret", "--json"}},
+           {"ws-grep", {kCanary}},
+           {"ws-build", {"--all", "--format", "sarif"}},
+           {"ws-commit", {"-m", "Read the key"}},
+           {"ws-ls", {"--proposal", p, "-l"}},
+           {"ws-apply", {p}}}) {
+    RunResult r = box.tool(tool, args);
+    INFO(tool << "\n" << r.out << r.err);
+    CHECK(r.status == 2);
+    CHECK(r.out == "");
+    CHECK(r.err == tool + ": " + why);
+  }
+  CHECK(state_of(box.repo) == before);
+}
+
+TEST_CASE("secret canary: the secret's blob staged under a routed path is refused by path", "[secrets]") {
+  Box box;
+  box.repo.git({"update-index", "--add", "--cacheinfo", "100644," + box.blob + ",skills/x.md"});
+  std::string before = state_of(box.repo);
+
+  RunResult ls = box.tool("ws-ls", {"--staged"});
+  std::string listed;
+  for (const auto& l : lines(box.repo.git({"ls-files"})))
+    if (l.rfind(".secrets/", 0) != 0 && l != "skills/x.md") listed += l + "\n";
+  CHECK(ls.status == 1);
+  CHECK(ls.out == listed);
+  CHECK(ls.err == "ws-ls: " + kAliasRefusal + "\n");
+
+  RunResult grep = box.tool("ws-grep", {"--staged", "--stats", kCanary});
+  CHECK(grep.status == 1);
+  CHECK(grep.out == "");
+  auto err = lines(grep.err);
+  REQUIRE(err.size() == 3);
+  CHECK(err[0].rfind("ws-grep: 0 results in 0 files; ", 0) == 0);
+  CHECK(err[1] == "ws-grep: skipped 2 files under .secrets/: secret content is never opened");
+  CHECK(err[2] == "ws-grep: skipped 'skills/x.md': it holds a secret's bytes, which are never searched or shown");
+
+  const std::string report = "skills/x.md: error[WS004]: " + kAliasRefusal + "\n1 error in 1 file (1 file changed)\n";
+  RunResult build = box.tool("ws-build", {"--staged"});
+  CHECK(build.status == 1);
+  CHECK(build.out == report);
+  CHECK(build.err == "");
+  RunResult json = box.tool("ws-build", {"--staged", "--format", "json"});
+  CHECK(json.status == 1);
+  auto doc = nlohmann::json::parse(json.out);
+  CHECK(doc["diagnostics"].size() == 1);
+  CHECK(doc["diagnostics"][0]["path"] == "skills/x.md");
+  CHECK(doc["diagnostics"][0]["message"] == kAliasRefusal);
+
+  RunResult commit = box.tool("ws-commit", {"--staged", "-m", "Add a skill"});
+  CHECK(commit.status == 1);
+  CHECK(commit.out == "");
+  CHECK(commit.err == report + "ws-commit: refused: the changeset does not build; no proposal was written\n");
+  CHECK(state_of(box.repo) == before);
+}
+
+TEST_CASE("secret canary: a hand-made proposal holding the secret's blob is shown by path only and refused",
+          "[secrets]") {
+  Box box;
+  std::string p = box.proposal_on(box.base, {{"skills/x.md", box.blob}});
+  std::string before = state_of(box.repo);
+
+  RunResult stat = box.tool("ws-apply", {"--show", p, "--stat"});
+  CHECK(stat.status == 0);
+  const std::string stat_text = " skills/x.md | secret\n 1 file changed, 0 insertions(+), 0 deletions(-)\n"
+                                " create mode 100644 skills/x.md\n";
+  CHECK(stat.out.substr(stat.out.find("\n\n skills/") + 2) == stat_text);
+  RunResult show = box.tool("ws-apply", {"--show", p});
+  CHECK(show.status == 0);
+  CHECK(show.out.substr(show.out.find("\n\n skills/") + 2) ==
+        stat_text + "\ndiff --git a/skills/x.md b/skills/x.md\nnew file mode 100644\n"
+                    "# 'skills/x.md': a secret's bytes are never shown, under any path\n");
+  RunResult json = box.tool("ws-apply", {"--show", p, "--json"});
+  CHECK(json.status == 0);
+  auto doc = nlohmann::json::parse(json.out);
+  CHECK(doc["files"] == nlohmann::json::parse(
+                            R"([{"path": "skills/x.md", "status": "A", "additions": null, "deletions": null, "secret": true}])"));
+
+  RunResult apply = box.tool("ws-apply", {p});
+  CHECK(apply.status == 1);
+  CHECK(apply.out == "");
+  CHECK(apply.err == "ws-apply: proposal " + p.substr(0, 12) + " refused: " + kAliasRefusal + "\n");
+  CHECK(state_of(box.repo) == before);
+  CHECK(box.repo.git_result({"fsck", "--strict", "--no-progress"}).status == 0);
+}
+
+TEST_CASE("secret canary: a rename out of .secrets/ is a delete and an add, each by path only", "[secrets]") {
+  Box box;
+  box.repo.git({"mv", ".secrets/API_KEY", "skills/x.md"});
+  RunResult ls = box.tool("ws-ls", {"-l", "--changed", "--kind", "secret"});
+  CHECK(ls.status == 1);
+  CHECK(ls.out == "D secret API_KEY .secrets/API_KEY\n");
+  CHECK(ls.err == "ws-ls: " + kAliasRefusal + "\n");
+
+  std::string side = box.commit_on(box.base, {{".secrets/API_KEY", ""}, {"skills/x.md", box.blob}}, "move the key");
+  RunResult rev = box.tool("ws-ls", {"-l", "--changed", "--kind", "secret", "--rev", side});
+  CHECK(rev.status == 1);
+  CHECK(rev.out == "D secret API_KEY .secrets/API_KEY\n");
+
+  std::string p = box.proposal_on(box.base, {{".secrets/API_KEY", ""}, {"skills/x.md", box.blob}});
+  RunResult show = box.tool("ws-apply", {"--show", p});
+  CHECK(show.status == 0);
+  CHECK(show.out.substr(show.out.find("\n\n .secrets/") + 2) ==
+        " .secrets/API_KEY | secret\n skills/x.md      | secret\n 2 files changed, 0 insertions(+), 0 deletions(-)\n"
+        " delete mode 100644 .secrets/API_KEY\n create mode 100644 skills/x.md\n\n"
+        "diff --git a/.secrets/API_KEY b/.secrets/API_KEY\ndeleted file mode 100644\n"
+        "# '.secrets/API_KEY': secret content is never shown\n"
+        "diff --git a/skills/x.md b/skills/x.md\nnew file mode 100644\n"
+        "# 'skills/x.md': a secret's bytes are never shown, under any path\n");
+}
+
+TEST_CASE("secret canary: removing a copy of the secret is staged and shown by path only", "[secrets]") {
+  Box box;
+  box.repo.write("skills/x.md", secret_bytes());
+  std::string head = box.repo.commit_all("a copy of the key");
+  box.repo.git({"rm", "-q", "skills/x.md"});
+
+  RunResult staged = box.tool("ws-commit", {"-m", "Drop the copy"});
+  INFO(staged.err);
+  REQUIRE(staged.status == 0);
+  std::string id = lines(staged.out).at(0).substr(9);
+  const std::string stat_text = " skills/x.md | secret\n 1 file changed, 0 insertions(+), 0 deletions(-)\n"
+                                " delete mode 100644 skills/x.md\n";
+  CHECK(staged.out == "proposal " + id + "\nsession  default\nbase     " + head + "\n" + stat_text);
+  RunResult json = box.tool("ws-commit", {"-m", "Drop the copy", "--json"});
+  REQUIRE(json.status == 0);
+  CHECK(nlohmann::json::parse(json.out)["files"] ==
+        nlohmann::json::parse(
+            R"([{"path": "skills/x.md", "status": "D", "additions": null, "deletions": null, "secret": true}])"));
+  id = nlohmann::json::parse(json.out)["id"];
+
+  RunResult show = box.tool("ws-apply", {"--show", id});
+  CHECK(show.status == 0);
+  CHECK(show.out.substr(show.out.find("\n\n skills/") + 2) ==
+        stat_text + "\ndiff --git a/skills/x.md b/skills/x.md\ndeleted file mode 100644\n"
+                    "# 'skills/x.md': a secret's bytes are never shown, under any path\n");
+  RunResult apply = box.tool("ws-apply", {id});
+  INFO(apply.err);
+  CHECK(apply.status == 0);
+  CHECK(box.repo.git_result({"cat-file", "-e", "main:skills/x.md"}).status != 0);
+  CHECK(chomp(box.repo.git({"rev-parse", "main:.secrets/API_KEY"})) == box.blob);
+}
