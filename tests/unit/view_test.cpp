@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "libcheck/view.h"
 #include "support/memory_content.h"
 
@@ -73,4 +75,54 @@ TEST_CASE("a view is sorted and synthesises directories from its paths", "[view]
   REQUIRE(bytes);
   CHECK(*bytes == "{\"name\":\"Gone\"}");
   CHECK(v.changes().size() == 2);
+}
+
+TEST_CASE("detect_renames never pairs a secret path or a secret's blob", "[view][secrets]") {
+  std::vector<ViewEntry> es{entry(".SECRETS/Key", ChangeStatus::deleted, "s1"), entry("skills/x.md", ChangeStatus::added, "s1"),
+                            entry("agents/a.json", ChangeStatus::deleted, "s2"), entry("agents/b.json", ChangeStatus::added, "s2"),
+                            entry("docs/a.md", ChangeStatus::deleted, "d1"), entry(".secrets/New", ChangeStatus::added, "d1")};
+  ws::SecretBlobs secrets;
+  secrets.insert(std::string(40, '2'));  // not in the entries: pairs nothing
+  ws::detect_renames(es, &secrets);
+  CHECK(std::count_if(es.begin(), es.end(), [](const ViewEntry& e) { return e.status == ChangeStatus::renamed; }) == 1);
+  // s2 is a secret's blob only once the set says so.
+  std::vector<ViewEntry> again{entry("agents/a.json", ChangeStatus::deleted, std::string(40, 'a')),
+                               entry("agents/b.json", ChangeStatus::added, std::string(40, 'a'))};
+  secrets.insert(std::string(40, 'a'));
+  ws::detect_renames(again, &secrets);
+  REQUIRE(again.size() == 2);
+  CHECK(again[0].status == ChangeStatus::deleted);
+  CHECK(again[1].status == ChangeStatus::added);
+}
+
+TEST_CASE("a view never reads a secret's bytes, under .secrets/ or another path", "[view][secrets]") {
+  const std::string key = "hunter2-canary\n";
+  ws::View v = wstest::memory_view({
+      {".secrets/Key", ChangeStatus::unchanged, key},
+      {"skills/copy.md", ChangeStatus::added, key},
+      {"skills/real.md", ChangeStatus::added, "---\nname: Real\n---\n"},
+  });
+  const ViewEntry& secret = *v.find(".secrets/Key");
+  const ViewEntry& copy = *v.find("skills/copy.md");
+  const ViewEntry& real = *v.find("skills/real.md");
+  CHECK(v.is_secret(secret));
+  CHECK_FALSE(v.holds_secret_bytes(secret));
+  CHECK(v.is_secret(copy));
+  CHECK(v.holds_secret_bytes(copy));
+  CHECK_FALSE(v.is_secret(real));
+  CHECK(v.secret_blobs().contains(secret.blob_id));
+  for (const ViewEntry* e : {&secret, &copy}) {
+    auto r = v.read(*e);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().rule == "secret");
+    CHECK(r.error().message.find("hunter2") == std::string::npos);
+    CHECK_FALSE(v.content().size_of(*e).has_value());
+  }
+  CHECK(v.read(copy).error().message == ws::secret_bytes_refusal("skills/copy.md"));
+  auto blob = v.content().read_blob(secret.blob_id);
+  REQUIRE_FALSE(blob.ok());
+  CHECK(blob.error().message.find(secret.blob_id.substr(0, 7)) == std::string::npos);
+  CHECK(v.read(real).ok());
+  // Bytes read elsewhere are judged by their id.
+  CHECK(v.bytes_are_secret(real, "x") == false);
 }
