@@ -326,7 +326,13 @@ inline std::string kind_manifest(std::string_view data) {
     if (!accepted_path_problem(k.dir.substr(0, k.dir.size() - 1)).empty())
       return "kind '" + k.name + "' has the folder '" + printable(k.dir) + "' the path policy refuses";
     if (k.format == ws::Format::opaque && !k.never_read) return "an opaque kind that may be read";
+    // What a workspace manifest may never do (ws(7), SECRETS).
+    if (k.source == "fuzz.json" && (k.name == "secret" || k.never_read || under_secrets(k.dir + "x") ||
+                                    lowered(k.symbol_root) == "secrets"))
+      return "a workspace kind '" + printable(k.name) + "' that reaches for the secrets";
   }
+  for (const char* secret : {".secrets/Key", ".SECRETS/Key", ".secrets./Key"})
+    if (pack->route(secret) != pack->by_name("secret")) return "a secret routed to another kind";
   // Route a few paths, and read a definition through the fuzzed kind: its
   // schema and pointers are hostile too.
   for (const char* probe : {"agents/AGtriage01.json", "x/y.json", ".secrets/Key", "a/b/c.md", "endpoints/E.cs"}) {
