@@ -131,10 +131,10 @@ class Search {
     else lines(job, f, t);
     job.results = detail::result_count(f.hits, o_);
     if (!job.results) return;
-    // Bytes read from the working tree that turn out to be a secret's are
-    // never shown: checked only for a file with something to print, so a
-    // search pays one hash per matching file, and only where the view has
-    // secrets at all.
+    // Bytes the view has no id for (an untracked file) that turn out to be
+    // a secret's are never shown: checked only for a file with something to
+    // print, so a search pays one hash per such matching file, and only
+    // where the view has secrets at all.
     if (view_.bytes_are_secret(e, t)) {
       job.outcome = Outcome::secret;
       job.results = 0;

@@ -50,9 +50,9 @@ bool View::base_is_secret(const ViewEntry& e) const {
 
 bool View::bytes_are_secret(const ViewEntry& e, std::string_view bytes) const {
   if (is_secret(e)) return true;
-  if (secrets_->empty()) return false;
-  bool vouched = !e.from_worktree || e.status == ChangeStatus::deleted || content_->reads_blob_id(e);
-  if (vouched && !e.blob_id.empty()) return false;  // judged by its id above
+  // An entry with an id is judged by it (above); only bytes the view has no
+  // id for are hashed, and only when there is a secret to compare with.
+  if (secrets_->empty() || !e.blob_id.empty()) return false;
   return secrets_->contains(Repository::hash_blob(bytes));
 }
 

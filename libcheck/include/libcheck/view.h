@@ -117,10 +117,11 @@ class View {
   // `e` is not under '.secrets/' but carries a secret's bytes: every tool
   // refuses it by path (secret_bytes_refusal).
   bool holds_secret_bytes(const ViewEntry& e) const { return is_secret(e) && !is_secret_path_of(e); }
-  // For bytes already read of `e`: whether they are a secret's. Bytes the
-  // view has an id for are judged by that id; working-tree bytes the view
-  // cannot vouch for (ContentSource::reads_blob_id) are hashed, only when
-  // the view has secrets at all.
+  // For bytes already read of `e`: whether they are a secret's. An entry
+  // the view has an id for is judged by that id (a working-tree view's ids
+  // come from its status; ws-grep's view, which computes none, takes a
+  // tracked file's from the index); bytes it has no id for (an untracked
+  // file there) are hashed, only when the view has secrets at all.
   bool bytes_are_secret(const ViewEntry& e, std::string_view bytes) const;
   const SecretBlobs& secret_blobs() const { return *secrets_; }
   const ContentSource& content() const { return *content_; }
