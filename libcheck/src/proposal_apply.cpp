@@ -261,8 +261,8 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   if (rc < 0) return git::error(Errc::environment, "cannot move branch '" + branch_display(branch) + "'");
   git_reference_free(ref);
 
-  // 6. Marked applied (the Proposal-Id trailer on the branch says so too,
-  // should this step be cut short).
+  // 6. Marked applied: this ref is the only record of it (a Proposal-Id
+  // trailer is text anyone can write).
   std::string applied_ref = kAppliedPrefix + info.id;
   if (git_reference_create(&ref, r, applied_ref.c_str(), &new_oid, 0, "ws-apply: applied") == 0)
     git_reference_free(ref);

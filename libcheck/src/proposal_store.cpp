@@ -57,33 +57,6 @@ std::set<std::string> changed_paths(git_repository* repo, const std::string& fro
   return out;
 }
 
-// The commit on `branch` since `base` whose message carries `Proposal-Id: id`, if any.
-std::string applied_on_branch(git_repository* repo, const std::string& branch_tip, const std::string& base,
-                              const std::string& id) {
-  if (branch_tip.empty()) return "";
-  git_revwalk* raw = nullptr;
-  if (git_revwalk_new(&raw, repo) < 0) return "";
-  git::RevWalk walk(raw);
-  git_oid tip;
-  git::from_hex(branch_tip, tip);
-  git_revwalk_push(walk.get(), &tip);
-  if (!base.empty()) {
-    git_oid b;
-    git::from_hex(base, b);
-    git_revwalk_hide(walk.get(), &b);
-  }
-  std::string trailer = "\nProposal-Id: " + id;
-  git_oid oid;
-  for (int n = 0; n < 10000 && git_revwalk_next(&oid, walk.get()) == 0; ++n) {
-    git_commit* c = nullptr;
-    if (git_commit_lookup(&c, repo, &oid) < 0) continue;
-    std::string msg = git_commit_message(c);
-    git_commit_free(c);
-    if (msg.find(trailer) != std::string::npos) return git::to_hex(oid);
-  }
-  return "";
-}
-
 Result<ProposalInfo> describe(git_repository* repo, const std::string& id) {
   auto commit = lookup_commit(repo, id);
   if (!commit) return commit.error();
@@ -100,9 +73,9 @@ Result<ProposalInfo> describe(git_repository* repo, const std::string& id) {
   info.author = std::string(a->name) + " <" + a->email + ">";
   if (git_commit_parentcount(c) > 0) info.base = git::to_hex(*git_commit_parent_id(c, 0));
 
+  // Applied only by ws-apply's own ref: a Proposal-Id trailer is text
+  // anyone can write in a commit message (ws-apply(1), FILES).
   std::string applied = ref_target(repo, kAppliedPrefix + id);
-  std::string tip = info.branch.empty() ? "" : ref_target(repo, info.branch);
-  if (applied.empty() && tip != info.base) applied = applied_on_branch(repo, tip, info.base, id);
   if (!applied.empty()) {
     info.state = ProposalState::applied;
     info.applied_as = applied;
@@ -118,6 +91,7 @@ Result<ProposalInfo> describe(git_repository* repo, const std::string& id) {
     info.superseded_by = current;
     return info;
   }
+  std::string tip = info.branch.empty() ? "" : ref_target(repo, info.branch);
   if (tip != info.base) {
     info.state = ProposalState::stale;
     info.branch_tip = tip;
