@@ -8,6 +8,7 @@
 
 #include "libcheck/repository.h"
 #include "libcheck/workspace_root.h"
+#include "proposal_approval.h"
 #include "proposal_internal.h"
 
 namespace ws {
@@ -161,9 +162,9 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   }
 
   // 3. The branch tip must still be its base.
-  std::string branch = normalise_branch(options.branch.empty() ? info.branch : options.branch);
-  if (branch.empty() || branch == "refs/heads/")
-    return make_error(Errc::usage, "proposal " + id7 + " names no branch; pass --branch");
+  auto target = target_branch(r, info, options.branch);
+  if (!target) return target.error();
+  const std::string branch = std::move(target).value();
   std::string tip = ref_target(r, branch);
   std::string new_parent = info.base;
   std::string candidate = info.id;  // the commit whose tree will land

@@ -5,6 +5,7 @@
 
 #include "libcheck/proposal.h"
 #include "libcheck/repository.h"
+#include "proposal_approval.h"
 #include "proposal_internal.h"
 
 namespace ws {
@@ -91,25 +92,37 @@ Result<ProposalInfo> describe(git_repository* repo, const std::string& id) {
     info.superseded_by = current;
     return info;
   }
-  std::string tip = info.branch.empty() ? "" : ref_target(repo, info.branch);
-  if (tip != info.base) {
-    info.state = ProposalState::stale;
-    info.branch_tip = tip;
-    if (!tip.empty()) {
-      if (auto tc = lookup_commit(repo, tip)) {
-        std::string msg = git_commit_message(tc->get());
-        info.moved_by = msg.substr(0, msg.find('\n'));
-      }
-    }
-    auto moved = changed_paths(repo, info.base, tip);
-    auto mine = changed_paths(repo, info.base, id);
-    std::set_intersection(moved.begin(), moved.end(), mine.begin(), mine.end(),
-                          std::back_inserter(info.colliding_paths));
-  }
+  describe_staleness(repo, info, info.branch.empty() ? "" : ref_target(repo, info.branch));
   return info;
 }
 
 }  // namespace
+
+namespace proposal {
+
+void describe_staleness(git_repository* repo, ProposalInfo& info, const std::string& tip) {
+  info.branch_tip.clear();
+  info.moved_by.clear();
+  info.colliding_paths.clear();
+  if (tip == info.base) {
+    info.state = ProposalState::current;
+    return;
+  }
+  info.state = ProposalState::stale;
+  info.branch_tip = tip;
+  if (!tip.empty()) {
+    if (auto tc = lookup_commit(repo, tip)) {
+      std::string msg = git_commit_message(tc->get());
+      info.moved_by = msg.substr(0, msg.find('\n'));
+    }
+  }
+  auto moved = changed_paths(repo, info.base, tip);
+  auto mine = changed_paths(repo, info.base, info.id);
+  std::set_intersection(moved.begin(), moved.end(), mine.begin(), mine.end(),
+                        std::back_inserter(info.colliding_paths));
+}
+
+}  // namespace proposal
 
 Result<ProposalInfo> find_proposal(const Repository& repo, const std::string& id_or_prefix) {
   std::string want = id_or_prefix;

@@ -6,7 +6,8 @@
 // and linked worktrees see them):
 //   refs/ws/proposals/<session>         the session's current proposal
 //   refs/ws/superseded/<session>/<id>   an older proposal of the session
-//   refs/ws/applied/<id>                applied: points at the commit made
+//   refs/ws/applied/<id>                applied: points at the commit made;
+//                                       the only record of an application
 //   refs/ws/rejected/<id>               rejected by an approver
 #pragma once
 
@@ -90,7 +91,8 @@ Result<ShowResult> show_proposal(const Repository& repo, const std::string& id_o
 Status reject_proposal(const Repository& repo, const std::string& id_or_prefix);
 
 struct ApplyOptions {
-  std::string branch;  // empty: the branch recorded in the proposal
+  // An existing branch; empty: the branch recorded in the proposal.
+  std::string branch;
   bool rebase = false;
 };
 
@@ -107,7 +109,8 @@ struct ApplyResult {
 };
 
 // Runs the checks of DESIGN.md §6 in order, each refusal its own message
-// (Errc::refused): superseded/applied/rejected, path policy, stale, rebuild,
+// (Errc::refused): superseded/applied/rejected, path policy, the branch
+// (Errc::usage when it does not exist), stale, rebuild,
 // compare-and-swap. `rebuild_clean` builds a workspace opened on a view and
 // says whether it is clean (with a one-line reason when not); it is passed in
 // so this module does not depend on the compile.

@@ -1,0 +1,61 @@
+// ws-apply's approval checks: the branch it moves (ws-apply(1)).
+#include "proposal_approval.h"
+
+#include <git2.h>
+
+#include "proposal_internal.h"
+
+namespace ws::proposal {
+
+namespace {
+
+constexpr std::string_view kHeads = "refs/heads/";
+
+Error no_branch(const std::string& message, const std::string& branch) {
+  return make_error(Errc::usage, message, branch);
+}
+
+// Why `ref` cannot be moved as a branch, or nullopt when it is a direct
+// reference under refs/heads/ or does not exist.
+std::optional<Error> not_a_branch(git_repository* repo, const std::string& ref) {
+  int valid = 0;
+  if (ref.compare(0, kHeads.size(), kHeads) != 0 || git_reference_name_is_valid(&valid, ref.c_str()) < 0 || !valid)
+    return no_branch("'" + ref + "' is not a branch; name one under refs/heads/ (see 'git branch')", ref);
+  git_reference* raw = nullptr;
+  if (git_reference_lookup(&raw, repo, ref.c_str()) < 0) return std::nullopt;
+  git::Reference found(raw);
+  if (git_reference_type(found.get()) == GIT_REFERENCE_SYMBOLIC)
+    return no_branch("branch '" + branch_display(ref) + "' is a symbolic reference to '" +
+                         git_reference_symbolic_target(found.get()) + "'; name the branch itself",
+                     ref);
+  return std::nullopt;
+}
+
+// A proposal staged on an unborn branch creates that branch, and only it.
+bool may_create(const ProposalInfo& info, const std::string& ref) {
+  return info.base.empty() && ref == normalise_branch(info.branch);
+}
+
+}  // namespace
+
+Result<std::string> target_branch(git_repository* repo, ProposalInfo& info, const std::string& requested) {
+  std::string id7 = short_id(info.id);
+  std::string ref = normalise_branch(requested.empty() ? info.branch : requested);
+  if (ref.empty() || ref == kHeads)
+    return make_error(Errc::usage, "proposal " + id7 + " names no branch; pass --branch");
+  if (auto why = not_a_branch(repo, ref)) return *why;
+  std::string tip = ref_target(repo, ref);
+  if (tip.empty() && !may_create(info, ref)) {
+    if (requested.empty())
+      return no_branch("no branch '" + branch_display(ref) + "', which proposal " + id7 +
+                           " was staged on; pass --branch to name an existing one",
+                       ref);
+    return no_branch("no branch '" + branch_display(ref) + "'; name an existing branch (see 'git branch')",
+                     ref);
+  }
+  bool checked = info.state == ProposalState::current || info.state == ProposalState::stale;
+  if (checked && ref != normalise_branch(info.branch)) describe_staleness(repo, info, tip);
+  return ref;
+}
+
+}  // namespace ws::proposal

@@ -1,0 +1,28 @@
+// Where ws-apply may apply a proposal (ws-apply(1)): the checks that make
+// an approval mean what it says.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "git_util.h"
+#include "libcheck/proposal.h"
+#include "libcheck/repository.h"
+
+namespace ws::proposal {
+
+// The branch ws-apply moves: `requested` (--branch), else the one the
+// proposal recorded. It must be an existing branch (a direct reference
+// under refs/heads/); the one branch that may be created is the unborn
+// branch a proposal with no base was staged on, applied there while it is
+// still unborn. Errc::usage otherwise, naming the branch. When it is not
+// the recorded branch, `info`'s staleness is worked out again against it,
+// so that --rebase checks the paths that changed on the branch it lands on.
+Result<std::string> target_branch(git_repository* repo, ProposalInfo& info, const std::string& requested);
+
+// Sets `info`'s state to stale (with where `tip` is, what moved it, and the
+// paths changed on both sides) or back to current when `tip` is its base.
+// For a proposal that is current in its session.
+void describe_staleness(git_repository* repo, ProposalInfo& info, const std::string& tip);
+
+}  // namespace ws::proposal
