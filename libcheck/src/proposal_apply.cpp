@@ -231,7 +231,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   if (!committer) return committer.error();
   std::string message = info.message;
   while (!message.empty() && message.back() == '\n') message.pop_back();
-  message += "\n\nProposal-Id: " + info.id + "\n";
+  message += "\n\n" + approval_trailers(info.id, committer->get());
   git_oid final_tree = *git_commit_tree_id(pc->get());
   auto commit = write_commit(r, git_commit_author(pc->get()), committer->get(), message, final_tree, new_parent);
   if (!commit) return commit.error();

@@ -1,4 +1,5 @@
-// ws-apply's approval checks: the branch it moves (ws-apply(1)).
+// ws-apply's approval checks: the branch it moves and the approver it
+// records (ws-apply(1)).
 #include "proposal_approval.h"
 
 #include <git2.h>
@@ -36,6 +37,8 @@ bool may_create(const ProposalInfo& info, const std::string& ref) {
   return info.base.empty() && ref == normalise_branch(info.branch);
 }
 
+std::string identity(const git_signature* s) { return std::string(s->name) + " <" + s->email + ">"; }
+
 }  // namespace
 
 Result<std::string> target_branch(git_repository* repo, ProposalInfo& info, const std::string& requested) {
@@ -58,4 +61,9 @@ Result<std::string> target_branch(git_repository* repo, ProposalInfo& info, cons
   return ref;
 }
 
+std::string approval_trailers(const std::string& id, const git_signature* approver) {
+  return "Proposal-Id: " + id + "\nApproved-by: " + identity(approver) + "\n";
+}
+
 }  // namespace ws::proposal
+

@@ -25,4 +25,9 @@ Result<std::string> target_branch(git_repository* repo, ProposalInfo& info, cons
 // For a proposal that is current in its session.
 void describe_staleness(git_repository* repo, ProposalInfo& info, const std::string& tip);
 
+// The trailer block of the commit ws-apply makes:
+// "Proposal-Id: <id>\nApproved-by: Name <email>\n".
+std::string approval_trailers(const std::string& id, const git_signature* approver);
+
 }  // namespace ws::proposal
+
