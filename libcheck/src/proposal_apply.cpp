@@ -165,6 +165,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   auto target = target_branch(r, info, options.branch);
   if (!target) return target.error();
   const std::string branch = std::move(target).value();
+  if (auto st = check_distinct_approver(repo, info, branch); !st) return st.error();
   std::string tip = ref_target(r, branch);
   std::string new_parent = info.base;
   std::string candidate = info.id;  // the commit whose tree will land

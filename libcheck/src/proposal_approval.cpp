@@ -1,9 +1,10 @@
-// ws-apply's approval checks: the branch it moves and the approver it
-// records (ws-apply(1)).
+// ws-apply's approval checks: the branch it moves, the approver it records,
+// and the approver a workspace refuses (ws-apply(1)).
 #include "proposal_approval.h"
 
 #include <git2.h>
 
+#include "commit_config.h"
 #include "proposal_internal.h"
 
 namespace ws::proposal {
@@ -37,7 +38,28 @@ bool may_create(const ProposalInfo& info, const std::string& ref) {
   return info.base.empty() && ref == normalise_branch(info.branch);
 }
 
+// git's idea of the same address: bytes equal but for ASCII case.
+bool same_email(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    unsigned char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x += 'a' - 'A';
+    if (y >= 'A' && y <= 'Z') y += 'a' - 'A';
+    if (x != y) return false;
+  }
+  return true;
+}
+
 std::string identity(const git_signature* s) { return std::string(s->name) + " <" + s->email + ">"; }
+
+// Whether the configuration of `commit` (an approved commit, never the
+// proposal) asks for a distinct approver.
+Result<bool> distinct_required(const Repository& repo, const std::string& commit) {
+  if (commit.empty()) return false;
+  auto config = config_at_commit(repo, commit);
+  if (!config) return config.error();
+  return config->approval.distinct_approver;
+}
 
 }  // namespace
 
@@ -61,9 +83,34 @@ Result<std::string> target_branch(git_repository* repo, ProposalInfo& info, cons
   return ref;
 }
 
+Status check_distinct_approver(const Repository& repo, const ProposalInfo& info, const std::string& branch) {
+  bool required = false;
+  for (const std::string& commit : {info.base, ref_target(repo.raw(), branch)}) {
+    auto r = distinct_required(repo, commit);
+    if (!r) return r.error();
+    required = required || *r;
+  }
+  if (!required) return Ok{};
+  auto approver = signature(repo.raw(), "COMMITTER");
+  if (!approver) return approver.error();
+  auto proposal = lookup_commit(repo.raw(), info.id);
+  if (!proposal) return proposal.error();
+  const std::string me = identity(approver->get());
+  const std::string why = "; this workspace requires another approver (.ws/config.json: approval.distinct_approver)";
+  const git_signature* author = git_commit_author(proposal->get());
+  const git_signature* stager = git_commit_committer(proposal->get());
+  std::string id7 = short_id(info.id);
+  if (same_email(approver->get()->email, author->email))
+    return make_error(Errc::refused, "proposal " + id7 + " refused: approver '" + me + "' is its author '" +
+                                         identity(author) + "'" + why, info.id, "distinct-approver");
+  if (same_email(approver->get()->email, stager->email))
+    return make_error(Errc::refused, "proposal " + id7 + " refused: approver '" + me + "' staged it as '" +
+                                         identity(stager) + "'" + why, info.id, "distinct-approver");
+  return Ok{};
+}
+
 std::string approval_trailers(const std::string& id, const git_signature* approver) {
   return "Proposal-Id: " + id + "\nApproved-by: " + identity(approver) + "\n";
 }
 
 }  // namespace ws::proposal
-

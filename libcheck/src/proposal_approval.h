@@ -1,4 +1,4 @@
-// Where ws-apply may apply a proposal (ws-apply(1)): the checks that make
+// Who may apply a proposal and where (ws-apply(1)): the checks that make
 // an approval mean what it says.
 #pragma once
 
@@ -25,9 +25,15 @@ Result<std::string> target_branch(git_repository* repo, ProposalInfo& info, cons
 // For a proposal that is current in its session.
 void describe_staleness(git_repository* repo, ProposalInfo& info, const std::string& tip);
 
+// With "approval": {"distinct_approver": true} in .ws/config.json of the
+// proposal's base or of the tip of `branch` (what it lands on), refuses
+// (Errc::refused) an approver — the committer ws-apply would record — whose
+// e-mail address equals, ignoring ASCII case, that of the proposal's author
+// or of the identity that staged it. Never read from the proposal itself.
+Status check_distinct_approver(const Repository& repo, const ProposalInfo& info, const std::string& branch);
+
 // The trailer block of the commit ws-apply makes:
 // "Proposal-Id: <id>\nApproved-by: Name <email>\n".
 std::string approval_trailers(const std::string& id, const git_signature* approver);
 
 }  // namespace ws::proposal
-

@@ -110,7 +110,7 @@ struct ApplyResult {
 
 // Runs the checks of DESIGN.md §6 in order, each refusal its own message
 // (Errc::refused): superseded/applied/rejected, path policy, the branch
-// (Errc::usage when it does not exist), stale, rebuild,
+// (Errc::usage when it does not exist), the approver, stale, rebuild,
 // compare-and-swap. `rebuild_clean` builds a workspace opened on a view and
 // says whether it is clean (with a one-line reason when not); it is passed in
 // so this module does not depend on the compile.
