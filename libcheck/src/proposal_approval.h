@@ -1,15 +1,38 @@
-// Who may apply a proposal and where (ws-apply(1)): the checks that make
-// an approval mean what it says.
+// Who may apply a proposal, where, and under which session it is kept
+// (ws-apply(1), ws(7) PROPOSALS): the checks that make an approval mean
+// what it says.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "git_util.h"
 #include "libcheck/proposal.h"
 #include "libcheck/repository.h"
 
 namespace ws::proposal {
+
+// Sessions are kept per worktree. A session's proposals live under its
+// *key*: the session name in the main worktree (and in a bare repository),
+// "<session>@<worktree>" in a linked worktree, so that two worktrees'
+// "default" are two slots. The key is what people see (--list, --show)
+// and what a proposal's Ws-Session trailer holds; a session name has no
+// '@', so the two forms never meet.
+Result<std::string> session_key(git_repository* repo, const std::string& session);
+
+struct SessionKey {
+  std::string session;
+  std::string worktree;  // empty: the main worktree
+};
+// The parts of `key`; nullopt when it is not a key session_key could make
+// (a hand-made Ws-Session trailer).
+std::optional<SessionKey> parse_session_key(std::string_view key);
+
+// Whether ws-apply --list --session `filter` shows the proposals of `key`:
+// "" every session, "NAME" session NAME in every worktree, "NAME@WT" that
+// key only. Errc::usage for a filter that could match no key.
+Result<bool> session_selected(std::string_view key, std::string_view filter);
 
 // The branch ws-apply moves: `requested` (--branch), else the one the
 // proposal recorded. It must be an existing branch (a direct reference

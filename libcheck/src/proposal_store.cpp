@@ -58,6 +58,13 @@ std::set<std::string> changed_paths(git_repository* repo, const std::string& fro
   return out;
 }
 
+// A proposal's session slot: the ref that holds the current proposal of
+// its session key, or "" for a key no ws-commit could have written.
+std::string session_slot(const ProposalInfo& info) {
+  if (!parse_session_key(info.session)) return "";
+  return kCurrentPrefix + info.session;
+}
+
 Result<ProposalInfo> describe(git_repository* repo, const std::string& id) {
   auto commit = lookup_commit(repo, id);
   if (!commit) return commit.error();
@@ -66,6 +73,7 @@ Result<ProposalInfo> describe(git_repository* repo, const std::string& id) {
   git_commit* c = commit->get();
   Trailers t = parse_trailers(git_commit_message(c));
   info.session = t.session;
+  if (auto key = parse_session_key(info.session)) info.worktree = key->worktree;
   info.branch = t.branch;
   info.message = t.body;
   info.subject = t.body.substr(0, t.body.find('\n'));
@@ -86,7 +94,8 @@ Result<ProposalInfo> describe(git_repository* repo, const std::string& id) {
     info.state = ProposalState::rejected;
     return info;
   }
-  std::string current = info.session.empty() ? "" : ref_target(repo, kCurrentPrefix + info.session);
+  std::string slot = session_slot(info);
+  std::string current = slot.empty() ? "" : ref_target(repo, slot);
   if (current != id) {
     info.state = ProposalState::superseded;
     info.superseded_by = current;
@@ -144,13 +153,15 @@ Result<ProposalInfo> find_proposal(const Repository& repo, const std::string& id
 }
 
 Result<std::vector<ProposalInfo>> list_proposals(const Repository& repo, const std::string& session) {
+  if (auto valid = session_selected("", session); !valid) return valid.error();
   auto ids = known_ids(repo.raw());
   if (!ids) return ids.error();
   std::vector<ProposalInfo> out;
   for (const auto& id : *ids) {
     auto info = describe(repo.raw(), id);
     if (!info) continue;  // a ref to something that is not a proposal commit
-    if (!session.empty() && info->session != session) continue;
+    auto selected = session_selected(info->session, session);
+    if (!selected || !*selected) continue;
     out.push_back(std::move(info).value());
   }
   std::sort(out.begin(), out.end(), [](const ProposalInfo& a, const ProposalInfo& b) {
@@ -237,8 +248,8 @@ Status reject_proposal(const Repository& repo, const std::string& id_or_prefix) 
     return git::error(Errc::environment, "cannot record the rejection");
   git_reference_free(ref);
   // The session's slot is freed only if it still holds this proposal.
-  std::string current = kCurrentPrefix + info->session;
-  if (!info->session.empty() && ref_target(r, current) == info->id) {
+  std::string current = session_slot(*info);
+  if (!current.empty() && ref_target(r, current) == info->id) {
     git_reference* cur = nullptr;
     if (git_reference_lookup(&cur, r, current.c_str()) == 0) {
       git_reference_delete(cur);

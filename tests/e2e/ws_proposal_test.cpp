@@ -256,7 +256,7 @@ TEST_CASE("sessions never see or replace each other's proposals", "[proposal]") 
   CHECK(b_run.out.find("supersedes") == std::string::npos);
   CHECK(rev(repo, "refs/ws/proposals/alpha") == a);
   CHECK(rev(repo, "refs/ws/proposals/beta") == b);
-  auto list_a = ws(repo, "ws-apply", {"--list"}, {{"WS_SESSION", "alpha"}});
+  auto list_a = ws(repo, "ws-apply", {"--list", "--session", "alpha"});
   CHECK(list_a.out.find(a.substr(0, 12)) != std::string::npos);
   CHECK(list_a.out.find(b.substr(0, 12)) == std::string::npos);
   auto all = ws(repo, "ws-apply", {"--list", "--all-sessions"});
