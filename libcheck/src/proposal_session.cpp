@@ -15,6 +15,7 @@ namespace {
 bool valid_worktree_name(std::string_view name) {
   if (name.empty() || name.find('/') != std::string_view::npos) return false;
   std::string ref = kCurrentPrefix + "x@" + std::string(name);
+  git::ensure_init();  // the check may run before any repository is opened
   int valid = 0;
   return git_reference_name_is_valid(&valid, ref.c_str()) == 0 && valid;
 }
