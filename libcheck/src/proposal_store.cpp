@@ -101,7 +101,7 @@ Result<ProposalInfo> describe(git_repository* repo, const std::string& id) {
     info.superseded_by = current;
     return info;
   }
-  describe_staleness(repo, info, info.branch.empty() ? "" : ref_target(repo, info.branch));
+  describe_staleness(repo, info, info.branch.empty() ? "" : ref_target(repo, normalise_branch(info.branch)));
   return info;
 }
 

@@ -4,6 +4,7 @@
 // would try; refs, branch and index are checked on disk after each.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 
@@ -84,6 +85,21 @@ std::string state_of(const TempRepo& repo, const std::string& id) {
     return line.substr(at, line.find('"', at) - at);
   }
   return "(not listed)";
+}
+
+// The tree of `commit` with `blob` added at `path`, written through a
+// scratch index so nothing else of the repository changes.
+std::string tree_with(const TempRepo& repo, const std::string& commit, const std::string& path,
+                      const std::string& blob) {
+  wstest::RunOptions o;
+  o.cwd = repo.path();
+  o.env = {{"GIT_INDEX_FILE", repo.abs(".git/scratch-index")}};
+  REQUIRE(wstest::run({"git", "read-tree", commit}, o).status == 0);
+  REQUIRE(wstest::run({"git", "update-index", "--add", "--cacheinfo", "100644," + blob + "," + path}, o).status == 0);
+  auto tree = wstest::run({"git", "write-tree"}, o);
+  REQUIRE(tree.status == 0);
+  std::filesystem::remove(repo.abs(".git/scratch-index"));
+  return chomp(tree.out);
 }
 
 bool fsck_clean(const TempRepo& repo) {
@@ -171,16 +187,7 @@ TEST_CASE("a proposal whose recorded branch is gone or is no branch is refused",
     INFO(recorded);
     std::string tip = rev(repo, "main");
     // Its tree adds one file, so that it is a changeset at all.
-    wstest::RunOptions o;
-    o.cwd = repo.path();
-    o.input = "100644 blob " + blob + "\tSKrude01.md\n";
-    std::string skills = chomp(wstest::run({"git", "mktree"}, o).out);
-    std::string root = repo.git({"ls-tree", "main"});
-    std::string listing;
-    for (const auto& line : lines(root))
-      listing += line.find("\tskills") != std::string::npos ? "040000 tree " + skills + "\tskills\n" : line + "\n";
-    o.input = listing;
-    std::string tree = chomp(wstest::run({"git", "mktree"}, o).out);
+    std::string tree = tree_with(repo, tip, "skills/SKrude01.md", blob);
     std::string commit =
         chomp(repo.git({"commit-tree", "-p", tip, "-m", "Evil\n\nWs-Session: evil\nWs-Branch: " + recorded, tree}));
     repo.git({"update-ref", "refs/ws/proposals/evil", commit});
@@ -190,6 +197,21 @@ TEST_CASE("a proposal whose recorded branch is gone or is no branch is refused",
     CHECK(r.err == "ws-apply: '" + recorded + "' is not a branch; name one under refs/heads/ (see 'git branch')\n");
     CHECK(refs(repo) == held);
   }
+  // Recorded by its short name, a branch is the same branch: current, and it applies.
+  std::string tip = rev(repo, "main");
+  wstest::RunOptions o;
+  o.cwd = repo.path();
+  o.input = skill("Short", "Named by its branch's short name.");
+  std::string short_blob = chomp(wstest::run({"git", "hash-object", "-w", "--stdin"}, o).out);
+  std::string tree = tree_with(repo, tip, "skills/SKshort01.md", short_blob);
+  std::string short_named =
+      chomp(repo.git({"commit-tree", "-p", tip, "-m", "Short\n\nWs-Session: short\nWs-Branch: main", tree}));
+  repo.git({"update-ref", "refs/ws/proposals/short", short_named});
+  CHECK(state_of(repo, short_named) == "current");
+  auto r = ws(repo, "ws-apply", {short_named});
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(rev(repo, "main^") == tip);
 }
 
 TEST_CASE("only the unborn branch a proposal was staged on may be created", "[approval]") {
