@@ -541,3 +541,21 @@ TEST_CASE("every session's proposal is listed; only --session filters", "[approv
   CHECK(repo.git({"for-each-ref", "--format=%(refname)", "refs/ws/proposals/"}) ==
         "refs/ws/proposals/agent-7\nrefs/ws/proposals/default\n");
 }
+
+TEST_CASE("a linked worktree whose name is no ref name component cannot stage", "[approval][session]") {
+  TempRepo repo;
+  seed_example(repo);
+  wstest::TempDir parent;
+  const std::string wt = parent.path() + "/odd";
+  repo.git({"worktree", "add", "-q", "--detach", wt});
+  // git sanitises the names it makes; one renamed by hand is not.
+  std::filesystem::rename(repo.abs(".git/worktrees/odd"), repo.abs(".git/worktrees/odd name"));
+  std::ofstream(wt + "/.git") << "gitdir: " << repo.abs(".git/worktrees/odd name") << "\n";
+  std::ofstream(wt + "/skills/SKodd01.md") << skill("Odd", "Odd.");
+  auto r = ws(wt, "ws-commit", {"-m", "Odd"});
+  CHECK(r.status == 2);
+  CHECK(r.out == "");
+  CHECK(r.err == "ws-commit: linked worktree name 'odd name' cannot qualify a session: it is not a valid ref name "
+                 "component; add the worktree again under a plain name (git worktree add)\n");
+  CHECK(repo.git({"for-each-ref", "refs/ws/"}) == "");
+}
