@@ -110,7 +110,7 @@ bool fsck_clean(const TempRepo& repo) {
 
 }  // namespace
 
-TEST_CASE("--branch naming no branch is a usage error and creates nothing", "[approval]") {
+TEST_CASE("a --branch naming no branch is a usage error and creates nothing", "[approval]") {
   TempRepo repo;
   seed_example(repo);
   repo.git({"tag", "v1"});
@@ -232,7 +232,7 @@ TEST_CASE("only the unborn branch a proposal was staged on may be created", "[ap
   CHECK(fsck_clean(repo));
 }
 
-TEST_CASE("--branch judges staleness against the branch it lands on", "[approval]") {
+TEST_CASE("with --branch, staleness is judged against the branch it lands on", "[approval]") {
   TempRepo repo;
   seed_example(repo);
   const std::string base = rev(repo, "HEAD");
@@ -504,7 +504,7 @@ TEST_CASE("two worktrees' default sessions keep two proposals, both applied in t
   CHECK(fsck_clean(repo));
 }
 
-TEST_CASE("every session's proposal is listed; only --session filters", "[approval][session]") {
+TEST_CASE("every session's proposal is listed, and only --session filters", "[approval][session]") {
   TempRepo repo;
   seed_example(repo);
   repo.write("skills/SKpolite01.md", skill("Polite", "Say please."));
