@@ -683,3 +683,41 @@ TEST_CASE("bad input: file names with newlines and quotes: one escaped line each
   CHECK(g.out == "agents/AGalpha.json:2:  \"name\": \"Alpha\"\nagents/it's \"quoted\".json:1:{\"name\": \"Quoted\"}\n");
   CHECK(g.err == "ws-grep: " + nl_refusal + "\nws-grep: " + esc_refusal + "\n");
 }
+
+TEST_CASE("bad input: a kind schema that refers to itself is a manifest error in every tool", "[bad-input]") {
+  // {"$ref": "#"} sent valijson's parser round the reference forever, and a
+  // cycle through allOf would send the validator round it: a segfault in
+  // every tool that loads the pack.
+  TempRepo repo;
+  seed(repo);
+  const std::string head = R"({"kind": "agent", "files": "agents/*.json", "format": "json", "symbol": "Agents", "name": "/name", "schema": )";
+  struct Row {
+    std::string schema;
+    std::string problem;
+  };
+  const std::vector<Row> rows = {
+      {R"({"$ref": "#"})", "schema refers to itself without checking any part of the value: '#' -> '#'"},
+      {R"({"definitions": {"a": {"$ref": "#/definitions/b"}, "b": {"allOf": [{"$ref": "#/definitions/a"}]}}, "$ref": "#/definitions/a"})",
+       "schema refers to itself without checking any part of the value: '#/definitions/a' -> '#/definitions/b' -> "
+       "'#/definitions/b/allOf/0' -> '#/definitions/a'"},
+  };
+  for (const Row& row : rows) {
+    repo.write(".ws/kinds/agent.json", head + row.schema + "}");
+    for (bool committed : {false, true}) {
+      if (committed) repo.commit_all("a cyclic agent schema");
+      for (const char* tool : {"ws-ls", "ws-grep", "ws-build", "ws-commit"}) {
+        std::vector<std::string> args;
+        if (tool == std::string("ws-grep")) args = {"Alpha"};
+        if (tool == std::string("ws-build")) args = {"--all"};
+        if (tool == std::string("ws-commit")) args = {"-m", "x"};
+        auto r = bounded(repo, tool, args);
+        INFO(tool << (committed ? " (committed)" : " (working tree)") << ": " << row.schema);
+        CHECK(r.status == 2);
+        CHECK(r.out == "");
+        CHECK(r.err == std::string(tool) + ": kind manifest '.ws/kinds/agent.json': invalid schema: " + row.problem + "\n");
+      }
+    }
+    repo.git({"rm", "-q", ".ws/kinds/agent.json"});
+    repo.commit_all("drop the schema");
+  }
+}
