@@ -393,7 +393,7 @@ TEST_CASE("ws-build exit status: 0 clean, 1 errors, 2 usage or environment", "[w
   CHECK(r.err.rfind("ws-build: not a git repository", 0) == 0);
   auto v = ws("ws-build", {"--version"}, outside.path());
   CHECK(v.status == 0);
-  CHECK(v.out.rfind("ws-build 0.1.0 (grammars: ", 0) == 0);
+  CHECK(v.out.rfind("ws-build 0.1.0 (tree-sitter@", 0) == 0);
 }
 
 TEST_CASE("ws-build --werror fails on warnings, which otherwise pass", "[ws-build]") {
