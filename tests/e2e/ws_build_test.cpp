@@ -403,8 +403,8 @@ TEST_CASE("ws-build --werror fails on warnings, which otherwise pass", "[ws-buil
   auto r = ws("ws-build", {}, repo.path());
   CHECK(r.status == 0);
   CHECK(r.out ==
-        "ai-tools/TLnote01.cs:2:5: warning[WS014]: local 'Agents' shadows the symbol root Agents: in this file "
-        "'Agents' is the local, so Agents.<name> is not a reference; rename the local\n"
+        "ai-tools/TLnote01.cs:2:5: warning[WS014]: local 'Agents' shadows the symbol root Agents: where it is in "
+        "scope 'Agents' is the local, so Agents.<name> is not a reference there; rename the local\n"
         "var Agents = 1;\n"
         "    ^~~~~~\n"
         "1 file changed, compiled clean with 1 warning.\n");
