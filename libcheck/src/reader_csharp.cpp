@@ -95,17 +95,26 @@ struct Frame {
 };
 using Path = std::vector<Frame>;
 
+// A run of source bytes: a token of the tree, or a word read between the
+// tokens of a part that did not parse.
+struct Token {
+  std::uint32_t start, end;
+  bool identifier;  // a name (not a keyword, literal or punctuation)
+};
+Token token_of(TSNode n) { return {ts_node_start_byte(n), ts_node_end_byte(n), is(n, "identifier")}; }
+std::string_view token_text(const Token& t, std::string_view bytes) { return bytes.substr(t.start, t.end - t.start); }
+
 struct Chain {
   std::string root;
-  TSNode root_node;
-  std::vector<TSNode> segments;  // after the root: at most two are needed
+  Token root_token;
+  std::vector<Token> segments;  // after the root: at most two are needed
 };
 
 // The names that follow the root at path[at] (an identifier, or the
 // `global::Root` around it) in a member-access chain: `Agents.Triage`,
 // `Agents?.Triage`, `Agents.Triage.Run`, a qualified name in a type position.
-std::vector<TSNode> segments_after(const Path& path, std::size_t at) {
-  std::vector<TSNode> out;
+std::vector<Token> segments_after(const Path& path, std::size_t at) {
+  std::vector<Token> out;
   while (at > 0 && out.size() < 2) {
     TSNode parent = path[at - 1].node;
     const char* field = path[at].field;
@@ -119,7 +128,7 @@ std::vector<TSNode> segments_after(const Path& path, std::size_t at) {
         if (is(c, "member_binding_expression")) name = ts_node_child_by_field_name(c, "name", 4);
     }
     if (ts_node_is_null(name)) break;
-    out.push_back(name);
+    out.push_back(token_of(name));
     --at;
   }
   return out;
@@ -209,6 +218,71 @@ bool declares_name(const Path& path) {
   return false;
 }
 
+bool is_word_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == '@'; }
+bool is_word_char(char c) { return is_word_start(c) || (c >= '0' && c <= '9'); }
+
+// The bytes between two tokens of a part that did not parse, split into
+// words and punctuation: error recovery keeps some tokens (an identifier
+// read where only a hidden token could stand) in no node of their own.
+void gap_tokens(std::string_view bytes, std::uint32_t from, std::uint32_t to, std::vector<Token>& out) {
+  std::uint32_t i = from;
+  while (i < to) {
+    char c = bytes[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      ++i;
+      continue;
+    }
+    std::uint32_t start = i;
+    if (is_word_start(c)) {
+      while (i < to && is_word_char(bytes[i])) ++i;
+      out.push_back({start, i, !is_csharp_keyword(plain_name(bytes.substr(start, i - start)))});
+    } else {
+      ++i;
+      out.push_back({start, i, false});
+    }
+  }
+}
+
+// Inside a part the grammar could not parse, the tree holds the tokens
+// but not the expressions they form: a chain there is the token run
+// `Root . Name [. Member]` (or `?.`), names and dots only. Strings and
+// comments are tokens of their own, never split into words, so they still
+// never count.
+void chains_in_error(TSNode error, std::string_view bytes, const KindPack& pack, std::vector<Chain>& chains) {
+  std::vector<Token> tokens;
+  std::uint32_t at = ts_node_start_byte(error);
+  walk(error, [&](TSNode n, int, const char*, bool&) {
+    if (ts_node_child_count(n) > 0) return true;
+    if (ts_node_end_byte(n) == ts_node_start_byte(n)) return false;  // MISSING
+    gap_tokens(bytes, at, ts_node_start_byte(n), tokens);
+    tokens.push_back(token_of(n));
+    at = ts_node_end_byte(n);
+    return false;
+  });
+  gap_tokens(bytes, at, ts_node_end_byte(error), tokens);
+  auto dot_at = [&](std::size_t i) -> std::size_t {
+    if (i >= tokens.size()) return 0;
+    std::string_view t = token_text(tokens[i], bytes);
+    if (t == "." || t == "?.") return 1;
+    if (t == "?" && i + 1 < tokens.size() && token_text(tokens[i + 1], bytes) == ".") return 2;
+    return 0;
+  };
+  auto name_at = [&](std::size_t i) { return i < tokens.size() && tokens[i].identifier; };
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (!name_at(i)) continue;
+    std::string root(plain_name(token_text(tokens[i], bytes)));
+    if (!pack.by_root(root)) continue;
+    // A root right after a dot is a member of something else (`Other.Agents.X`).
+    if (i > 0 && (token_text(tokens[i - 1], bytes) == "." || token_text(tokens[i - 1], bytes) == "?.")) continue;
+    std::size_t d = dot_at(i + 1);
+    if (!d || !name_at(i + 1 + d)) continue;
+    Chain c{root, tokens[i], {tokens[i + 1 + d]}};
+    std::size_t j = i + 1 + d;
+    if (std::size_t d2 = dot_at(j + 1); d2 && name_at(j + 1 + d2)) c.segments.push_back(tokens[j + 1 + d2]);
+    chains.push_back(std::move(c));
+  }
+}
+
 struct Shadow {
   TSNode declaration;
   std::uint32_t scope_start, scope_end;
@@ -229,7 +303,7 @@ void report_shadows(const std::map<std::string, std::vector<Shadow>>& shadows, c
 bool shadowed(const std::map<std::string, std::vector<Shadow>>& shadows, const Chain& c) {
   auto it = shadows.find(c.root);
   if (it == shadows.end()) return false;
-  std::uint32_t at = ts_node_start_byte(c.root_node);
+  std::uint32_t at = c.root_token.start;
   for (const Shadow& s : it->second)
     if (s.scope_start <= at && at < s.scope_end) return true;
   return false;
@@ -243,6 +317,11 @@ void read_code(const Kind& kind, std::string_view bytes, TSNode root, const Line
   walk(root, [&](TSNode n, int depth, const char* field, bool&) {
     path.resize(static_cast<std::size_t>(depth));
     path.push_back({n, field});
+    // What the grammar could not parse is read token by token.
+    if (ts_node_is_error(n)) {
+      chains_in_error(n, bytes, pack, chains);
+      return false;
+    }
     bool name_node = is(n, "identifier") || is(n, "implicit_parameter");
     if (!name_node) return true;
     std::string name(plain_name(text(n, bytes)));
@@ -254,8 +333,8 @@ void read_code(const Kind& kind, std::string_view bytes, TSNode root, const Line
     }
     auto at = chain_root(path, bytes);
     if (!at) return true;
-    Chain c{name, n, segments_after(path, *at)};
-    if (!c.segments.empty() && is(c.segments[0], "identifier")) chains.push_back(std::move(c));
+    Chain c{name, token_of(n), segments_after(path, *at)};
+    if (!c.segments.empty() && c.segments[0].identifier) chains.push_back(std::move(c));
     return true;
   });
   report_shadows(shadows, lines, def);
@@ -263,15 +342,15 @@ void read_code(const Kind& kind, std::string_view bytes, TSNode root, const Line
   for (const Chain& c : chains) {
     if (shadowed(shadows, c)) continue;
     const Kind* target = pack.by_root(c.root);
-    std::uint32_t start = ts_node_start_byte(c.root_node);
-    TSNode last = c.segments[0];
+    std::uint32_t start = c.root_token.start;
+    Token last = c.segments[0];
     std::string member;
     // Only node types have checked members; after a name the chain is runtime API.
-    if (!target->member_pointer.empty() && c.segments.size() >= 2 && is(c.segments[1], "identifier")) {
+    if (!target->member_pointer.empty() && c.segments.size() >= 2 && c.segments[1].identifier) {
       last = c.segments[1];
-      member = std::string(plain_name(text(last, bytes)));
+      member = std::string(plain_name(token_text(last, bytes)));
     }
-    Span span = lines.span(start, ts_node_end_byte(last));
+    Span span = lines.span(start, last.end);
     if (std::find(kind.scope.begin(), kind.scope.end(), c.root) == kind.scope.end()) {
       std::string allowed;
       for (const std::string& r : kind.scope) allowed += (allowed.empty() ? "" : ", ") + r;
@@ -283,12 +362,26 @@ void read_code(const Kind& kind, std::string_view bytes, TSNode root, const Line
     }
     Reference ref;
     ref.target_kind = target->name;
-    ref.name = std::string(plain_name(text(c.segments[0], bytes)));
+    ref.name = std::string(plain_name(token_text(c.segments[0], bytes)));
     ref.member = std::move(member);
     ref.span = span;
     ref.origin = RefOrigin::code;
     ref.text = std::string(bytes.substr(span.start_byte, span.end_byte - span.start_byte));
     def.refs.push_back(std::move(ref));
+  }
+}
+
+// A file the grammar cannot parse whole still has its references read
+// outside the parts it could not parse (valid C# the pinned grammar does not
+// know yet among them): its first syntax error says that some may be missing.
+void note_partial_references(Definition& def, std::size_t first_new) {
+  for (std::size_t i = first_new; i < def.diagnostics.size(); ++i) {
+    Diagnostic& d = def.diagnostics[i];
+    if (d.code != DiagCode::syntax_error && d.code != DiagCode::too_deep) continue;
+    Note n;
+    n.message = "references in this file are read outside the parts that do not parse; some may be missing";
+    d.notes.push_back(std::move(n));
+    return;
   }
 }
 
@@ -307,7 +400,7 @@ void read_csharp(const Kind& kind, std::string_view bytes, std::uint32_t begin, 
 
   Tree tree = parse(Grammar::csharp, bytes, begin, static_cast<std::uint32_t>(bytes.size()), lines);
   if (!tree) {
-    def.diagnostics.push_back(parse_gave_up(def.path, lines));
+    def.diagnostics.push_back(parse_gave_up(bytes, begin, static_cast<std::uint32_t>(bytes.size()), def.path, lines));
     return;
   }
   TSNode root = ts_tree_root_node(tree.get());
@@ -316,8 +409,10 @@ void read_csharp(const Kind& kind, std::string_view bytes, std::uint32_t begin, 
                   "conditional_access_expression", "element_access_expression", "if_statement",
                   "qualified_name"};
   rules.end_of_input = static_cast<std::uint32_t>(bytes.size());
-  if (!check_syntax(root, bytes, lines, def.path, rules, def.diagnostics)) return;
+  std::size_t first_new = def.diagnostics.size();
+  bool whole = check_syntax(root, bytes, lines, def.path, rules, def.diagnostics);
   read_code(kind, bytes, root, lines, pack, def);
+  if (!whole) note_partial_references(def, first_new);
   std::stable_sort(def.refs.begin(), def.refs.end(),
                    [](const Reference& a, const Reference& b) { return a.span.start_byte < b.span.start_byte; });
 }
