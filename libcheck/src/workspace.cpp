@@ -1,5 +1,6 @@
 #include "libcheck/workspace.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -19,45 +20,128 @@ bool is_workspace_config_path(std::string_view path) {
 
 bool is_valid_session(std::string_view s) { return !s.empty() && s.size() <= 64 && is_valid_id_segment(s); }
 
+namespace {
+
+// The default-protected paths (ws(7), WORKSPACE CONFIGURATION): each makes
+// git, a CI service or a hook manager run programs, so a change to one is a
+// change to what runs, not to the workspace's definitions.
+struct DefaultProtected {
+  const char* name;     // as "unprotected" names it
+  const char* pattern;  // as protected_paths holds it (path_policy.h)
+};
+constexpr DefaultProtected kDefaultProtected[] = {
+    {".gitattributes", "**/.gitattributes"},  // filters and diff/merge drivers, in every folder
+    {".gitmodules", ".gitmodules"},
+    {".pre-commit-config.yaml", ".pre-commit-config.yaml"},
+    {".github/", ".github/"},
+    {".gitlab-ci.yml", ".gitlab-ci.yml"},
+};
+
+Error invalid_config(const std::string& why) {
+  return make_error(Errc::invalid, "invalid .ws/config.json: " + why, ".ws/config.json");
+}
+
+Result<std::vector<std::string>> path_list(const nlohmann::json& value, const std::string& key) {
+  if (!value.is_array()) return invalid_config("'" + key + "' must be an array of paths");
+  std::vector<std::string> out;
+  for (auto& p : value) {
+    if (!p.is_string() || p.get<std::string>().empty())
+      return invalid_config("'" + key + "' entries must be non-empty strings");
+    out.push_back(p.get<std::string>());
+  }
+  return out;
+}
+
+// "unprotected" may only name default-protected paths: it lifts a default,
+// never a protection the workspace or the tools add.
+Status check_unprotected(const std::vector<std::string>& names) {
+  const auto& allowed = default_protected_names();
+  for (const auto& n : names) {
+    if (std::find(allowed.begin(), allowed.end(), n) != allowed.end()) continue;
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    return invalid_config("'unprotected' may name only default-protected paths (" + list + "), not '" + n + "'");
+  }
+  return Ok{};
+}
+
+// The default-protected paths not unprotected, then the workspace's own.
+std::vector<std::string> protected_list(const std::vector<std::string>& unprotected,
+                                        std::vector<std::string> own) {
+  std::vector<std::string> out;
+  for (const auto& d : kDefaultProtected)
+    if (std::find(unprotected.begin(), unprotected.end(), d.name) == unprotected.end()) out.push_back(d.pattern);
+  for (auto& p : own) out.push_back(std::move(p));
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& default_protected_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const auto& d : kDefaultProtected) v.push_back(d.name);
+    return v;
+  }();
+  return names;
+}
+
+std::vector<std::string> default_protected_paths() { return protected_list({}, {}); }
+
 Result<WorkspaceConfig> parse_workspace_config(std::string_view text) {
   WorkspaceConfig c;
   nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded())
-    return make_error(Errc::invalid, "invalid .ws/config.json: not valid JSON", ".ws/config.json");
-  if (!j.is_object())
-    return make_error(Errc::invalid, "invalid .ws/config.json: not a JSON object", ".ws/config.json");
+  if (j.is_discarded()) return invalid_config("not valid JSON");
+  if (!j.is_object()) return invalid_config("not a JSON object");
+  std::vector<std::string> own, unprotected;
   for (auto& [key, value] : j.items()) {
     if (key == "unrouted") {
       std::string v = value.is_string() ? value.get<std::string>() : "";
       if (v == "error") c.unrouted = UnroutedPolicy::error;
       else if (v == "warning") c.unrouted = UnroutedPolicy::warning;
       else if (v == "ignore") c.unrouted = UnroutedPolicy::ignore;
-      else
-        return make_error(Errc::invalid,
-                          "invalid .ws/config.json: 'unrouted' must be \"error\", \"warning\" or \"ignore\"",
-                          ".ws/config.json");
+      else return invalid_config("'unrouted' must be \"error\", \"warning\" or \"ignore\"");
     } else if (key == "protected") {
-      if (!value.is_array())
-        return make_error(Errc::invalid, "invalid .ws/config.json: 'protected' must be an array of paths",
-                          ".ws/config.json");
-      for (auto& p : value) {
-        if (!p.is_string() || p.get<std::string>().empty())
-          return make_error(Errc::invalid, "invalid .ws/config.json: 'protected' entries must be non-empty strings",
-                            ".ws/config.json");
-        c.protected_paths.push_back(p.get<std::string>());
-      }
+      auto list = path_list(value, key);
+      if (!list) return list.error();
+      own = std::move(list).value();
+    } else if (key == "unprotected") {
+      auto list = path_list(value, key);
+      if (!list) return list.error();
+      if (auto st = check_unprotected(*list); !st) return st.error();
+      unprotected = std::move(list).value();
     } else if (key == "size_cap") {
       if (!value.is_number_unsigned() || value.get<std::uint64_t>() == 0)
-        return make_error(Errc::invalid, "invalid .ws/config.json: 'size_cap' must be a positive number of bytes",
-                          ".ws/config.json");
+        return invalid_config("'size_cap' must be a positive number of bytes");
       c.size_cap = value.get<std::uint64_t>();
     } else {
-      return make_error(Errc::invalid,
-                        "invalid .ws/config.json: unknown key '" + key + "'; allowed: unrouted, protected, size_cap",
-                        ".ws/config.json");
+      return invalid_config("unknown key '" + key + "'; allowed: unrouted, protected, unprotected, size_cap");
     }
   }
+  c.protected_paths = protected_list(unprotected, std::move(own));
   return c;
+}
+
+Result<WorkspaceConfig> config_at_commit(const Repository& repo, const std::string& commit) {
+  if (commit.empty()) return WorkspaceConfig{};
+  auto entry = repo.entry_at(commit, ".ws/config.json");
+  if (!entry) return entry.error();
+  if (!*entry) return WorkspaceConfig{};
+  auto in_base = [&](const std::string& why) {
+    return make_error(Errc::invalid, why + " (in base commit " + commit.substr(0, 12) + ")", ".ws/config.json");
+  };
+  if ((*entry)->mode == kModeLink || (*entry)->mode == kModeGitlink)
+    return in_base("refused to read '.ws/config.json': not a regular file");
+  auto text = repo.read_blob((*entry)->blob_id);
+  if (!text) return text.error();
+  auto parsed = parse_workspace_config(*text);
+  if (!parsed) return in_base(parsed.error().message);
+  return parsed;
+}
+
+bool is_kind_manifest_path(std::string_view p) {
+  return p.size() >= 15 && p.substr(0, 10) == ".ws/kinds/" && p.find('/', 10) == std::string_view::npos &&
+         p.substr(p.size() - 5) == ".json";
 }
 
 namespace {
@@ -97,22 +181,15 @@ Result<Workspace> open_workspace(const OpenOptions& options) {
   }
 
   w.view_spec = options.view;
-  auto view = open_view(*w.repo, w.root, options.view);
+  // The policy comes from the base, never from the change (ws(7)): the
+  // view's own .ws/config.json is a proposal, checked by the build.
+  auto base = view_base_commit(*w.repo, options.view);
+  if (!base) return base.error();
+  auto config = config_at_commit(*w.repo, *base);
+  if (!config) return config.error();
+  w.config = std::move(config).value();
+  auto view = open_view(*w.repo, w.root, options.view, w.config.size_cap);
   if (!view) return view.error();
-
-  // The workspace's own configuration travels with the view, so a changeset
-  // that edits .ws/ is checked under the configuration it proposes.
-  if (const ViewEntry* cfg = view->find(".ws/config.json"); cfg && cfg->status != ChangeStatus::deleted) {
-    auto text = view->read(*cfg);
-    if (!text) return text.error();
-    auto parsed = parse_workspace_config(*text);
-    if (!parsed) return parsed.error();
-    w.config = std::move(parsed).value();
-  }
-  if (w.config.size_cap != kDefaultSizeCap) {
-    view = open_view(*w.repo, w.root, options.view, w.config.size_cap);
-    if (!view) return view.error();
-  }
   w.view = std::move(view).value();
 
   auto defaults = read_manifest_dir(options.kinds_dir.empty() ? default_kinds_dir() : options.kinds_dir);
@@ -120,10 +197,7 @@ Result<Workspace> open_workspace(const OpenOptions& options) {
   std::map<std::string, std::string> overlay;
   for (const auto& e : w.view.entries()) {
     if (e.status == ChangeStatus::deleted) continue;
-    std::string_view p = e.path;
-    if (p.substr(0, 10) != ".ws/kinds/" || p.find('/', 10) != std::string_view::npos ||
-        p.size() < 15 || p.substr(p.size() - 5) != ".json")
-      continue;
+    if (!is_kind_manifest_path(e.path)) continue;
     auto text = w.view.read(e);
     if (!text) return text.error();
     overlay[e.path] = std::move(text).value();
