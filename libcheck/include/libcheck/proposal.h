@@ -92,6 +92,7 @@ Status reject_proposal(const Repository& repo, const std::string& id_or_prefix);
 struct ApplyOptions {
   std::string branch;  // empty: the branch recorded in the proposal
   bool rebase = false;
+  bool allow_policy_change = false;  // land a change to .ws/ (policy_change.h)
 };
 
 struct ApplyResult {
