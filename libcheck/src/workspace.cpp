@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "base_kinds.h"
 #include "definition_cache.h"
 #include "libcheck/compile.h"
 #include "libcheck/kinds.h"
@@ -163,65 +164,46 @@ Result<std::map<std::string, std::string>> read_manifest_dir(const std::string& 
   return out;
 }
 
-// The base's kind manifests when the view's (`overlay`) differ from them,
-// else nullopt. Compared by blob id, so the base's are read only when they
-// differ: a view that does not tell changes (ws-grep's) is covered too.
-Result<std::optional<std::map<std::string, std::string>>> differing_base_manifests(
-    const Repository& repo, const std::string& base_commit, const std::map<std::string, std::string>& overlay) {
-  std::vector<ViewEntry> entries;
-  if (!base_commit.empty()) {
-    auto listed = repo.commit_entries(base_commit, ".ws/kinds/");
-    if (!listed) return listed.error();
-    std::erase_if(*listed, [](const ViewEntry& e) {
-      return !is_kind_manifest_path(e.path) || e.mode == kModeLink || e.mode == kModeGitlink;
-    });
-    entries = std::move(listed).value();
-  }
-  bool same = entries.size() == overlay.size();
-  for (std::size_t i = 0; same && i < entries.size(); ++i) {
-    auto it = overlay.find(entries[i].path);
-    same = it != overlay.end() && Repository::hash_blob(it->second) == entries[i].blob_id;
-  }
-  if (same) return std::optional<std::map<std::string, std::string>>();
-  std::map<std::string, std::string> out;
-  for (const auto& e : entries) {
-    auto text = repo.read_blob(e.blob_id);
-    if (!text) return text.error();
-    out[e.path] = std::move(text).value();
-  }
-  return std::optional(std::move(out));
-}
+}  // namespace
 
-// Whether a file whose name ends with `a` can end with `b` too (an empty
-// extension takes any name).
-bool extensions_overlap(std::string_view a, std::string_view b) {
-  return a.empty() || b.empty() || a.ends_with(b) || b.ends_with(a);
-}
+namespace {
 
-// What is never read is the base's decision, never the change's (ws(7),
-// WORKSPACE CONFIGURATION): every kind the base's pack never reads keeps
-// its folder and file names in `view_pack`, still never read, and no kind
-// that reads its files may claim them.
-Status keep_never_read(const KindPack& base_pack, const KindPack& view_pack) {
-  for (const Kind& b : base_pack.kinds()) {
-    if (!b.never_read) continue;
-    auto refused = [&](const std::string& manifest, const std::string& what, const std::string& todo) {
-      return make_error(Errc::invalid,
-                        "kind manifest '" + manifest + "': " + what + ", which the base commit never reads; what "
-                            "is never read is the base's to decide: " + todo,
-                        manifest);
-    };
-    const Kind* v = view_pack.by_name(b.name);
-    if (!v) return refused(b.source, "the change removes kind '" + b.name + "'", "restore the manifest");
-    if (!v->never_read || v->dir != b.dir || v->extension != b.extension)
-      return refused(v->source, "the change makes kind '" + b.name + "' readable or moves its files",
-                     "restore the manifest");
-    for (const Kind& other : view_pack.kinds())
-      if (!other.never_read && other.dir == b.dir && extensions_overlap(other.extension, b.extension))
-        return refused(other.source, "kind '" + other.name + "' would read the files of kind '" + b.name + "'",
-                       "give kind '" + other.name + "' other files");
-  }
+// The config of the view's base commit, then the view, read under its size
+// cap. The policy comes from the base, never from the change (ws(7),
+// WORKSPACE CONFIGURATION): the view's own .ws/config.json is a proposal,
+// checked by the build.
+Status open_view_under_base_policy(Workspace& w, const OpenOptions& options) {
+  w.view_spec = options.view;
+  auto base = view_base_commit(*w.repo, options.view);
+  if (!base) return base.error();
+  auto config = config_at_commit(*w.repo, *base);
+  if (!config) return config.error();
+  w.config = std::move(config).value();
+  auto view = open_view(*w.repo, w.root, options.view, w.config.size_cap);
+  if (!view) return view.error();
+  w.view = std::move(view).value();
   return Ok{};
+}
+
+// The default pack with the view's .ws/kinds over it; what the base never
+// reads stays never read (base_kinds.h).
+Status load_kinds(Workspace& w, const OpenOptions& options) {
+  auto defaults = read_manifest_dir(options.kinds_dir.empty() ? default_kinds_dir() : options.kinds_dir);
+  if (!defaults) return defaults.error();
+  std::map<std::string, std::string> overlay;
+  for (const auto& e : w.view.entries()) {
+    if (e.status == ChangeStatus::deleted || !is_kind_manifest_path(e.path)) continue;
+    auto text = w.view.read(e);
+    if (!text) return text.error();
+    overlay[e.path] = std::move(text).value();
+  }
+  // A pack this version of the tool validated before (its definition cache
+  // names it) need not have its schemas compiled again just to be checked.
+  std::string validated = DefinitionCache::validated_kind_digest(definition_cache_file(*w.repo), tool_version());
+  auto pack = KindPack::from_texts(*defaults, overlay, validated);
+  if (!pack) return pack.error();
+  w.kinds = std::move(pack).value();
+  return keep_base_never_read(*w.repo, w.view.base_commit(), *defaults, overlay, w.kinds);
 }
 
 }  // namespace
@@ -240,42 +222,8 @@ Result<Workspace> open_workspace(const OpenOptions& options) {
     if (!root) return root.error();
     w.root = std::make_shared<const WorkspaceRoot>(std::move(root).value());
   }
-
-  w.view_spec = options.view;
-  // The policy comes from the base, never from the change (ws(7)): the
-  // view's own .ws/config.json is a proposal, checked by the build.
-  auto base = view_base_commit(*w.repo, options.view);
-  if (!base) return base.error();
-  auto config = config_at_commit(*w.repo, *base);
-  if (!config) return config.error();
-  w.config = std::move(config).value();
-  auto view = open_view(*w.repo, w.root, options.view, w.config.size_cap);
-  if (!view) return view.error();
-  w.view = std::move(view).value();
-
-  auto defaults = read_manifest_dir(options.kinds_dir.empty() ? default_kinds_dir() : options.kinds_dir);
-  if (!defaults) return defaults.error();
-  std::map<std::string, std::string> overlay;
-  for (const auto& e : w.view.entries()) {
-    if (e.status == ChangeStatus::deleted) continue;
-    if (!is_kind_manifest_path(e.path)) continue;
-    auto text = w.view.read(e);
-    if (!text) return text.error();
-    overlay[e.path] = std::move(text).value();
-  }
-  // A pack this version of the tool validated before (its definition cache
-  // names it) need not have its schemas compiled again just to be checked.
-  std::string validated = DefinitionCache::validated_kind_digest(definition_cache_file(*w.repo), tool_version());
-  auto pack = KindPack::from_texts(*defaults, overlay, validated);
-  if (!pack) return pack.error();
-  w.kinds = std::move(pack).value();
-  auto base_overlay = differing_base_manifests(*w.repo, w.view.base_commit(), overlay);
-  if (!base_overlay) return base_overlay.error();
-  if (*base_overlay) {
-    // A base pack that does not load decides nothing (the change may be its fix).
-    if (auto base_pack = KindPack::from_texts(*defaults, **base_overlay); base_pack)
-      if (auto st = keep_never_read(*base_pack, w.kinds); !st) return st.error();
-  }
+  if (auto st = open_view_under_base_policy(w, options); !st) return st.error();
+  if (auto st = load_kinds(w, options); !st) return st.error();
   return w;
 }
 
