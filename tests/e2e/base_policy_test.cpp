@@ -405,6 +405,9 @@ TEST_CASE("policy: each default-protected path is refused and applies once the b
     INFO(c.path);
     TempRepo repo;
     std::string base = seed(repo, "{\"unrouted\": \"ignore\"}\n");
+    const std::string unprotect = "{\"unrouted\": \"ignore\", \"unprotected\": [\"" + c.name + "\"]}\n";
+    // Unprotected by the change itself: the base's protection holds.
+    repo.write(".ws/config.json", unprotect);
     repo.write(c.path, c.content);
     auto commit = ws(repo, "ws-commit", {"-m", "Run something"});
     CHECK(commit.status == 1);
@@ -418,7 +421,7 @@ TEST_CASE("policy: each default-protected path is refused and applies once the b
     check_nothing_applied(repo, base);
 
     // Unprotected by the base (a policy change of its own, landed first).
-    repo.write(".ws/config.json", "{\"unrouted\": \"ignore\", \"unprotected\": [\"" + c.name + "\"]}\n");
+    repo.write(".ws/config.json", unprotect);
     std::string unprotected = repo.commit_all("Unprotect " + c.name);
     repo.write(c.path, c.content);
     auto again = ws(repo, "ws-commit", {"-m", "Run something"});
