@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "base_kinds.h"
+#include "commit_config.h"
 #include "definition_cache.h"
 #include "libcheck/compile.h"
 #include "libcheck/kinds.h"
@@ -76,6 +77,21 @@ std::vector<std::string> protected_list(const std::vector<std::string>& unprotec
   return out;
 }
 
+// The "approval" object: its keys are checked as strictly as the top level's.
+Result<ApprovalConfig> parse_approval(const nlohmann::json& value) {
+  if (!value.is_object()) return invalid_config("'approval' must be an object");
+  ApprovalConfig a;
+  for (auto& [key, v] : value.items()) {
+    if (key == "distinct_approver") {
+      if (!v.is_boolean()) return invalid_config("'approval.distinct_approver' must be true or false");
+      a.distinct_approver = v.get<bool>();
+    } else {
+      return invalid_config("unknown key 'approval." + key + "'; allowed in 'approval': distinct_approver");
+    }
+  }
+  return a;
+}
+
 }  // namespace
 
 const std::vector<std::string>& default_protected_names() {
@@ -115,29 +131,16 @@ Result<WorkspaceConfig> parse_workspace_config(std::string_view text) {
       if (!value.is_number_unsigned() || value.get<std::uint64_t>() == 0)
         return invalid_config("'size_cap' must be a positive number of bytes");
       c.size_cap = value.get<std::uint64_t>();
+    } else if (key == "approval") {
+      auto approval = parse_approval(value);
+      if (!approval) return approval.error();
+      c.approval = *approval;
     } else {
-      return invalid_config("unknown key '" + key + "'; allowed: unrouted, protected, unprotected, size_cap");
+      return invalid_config("unknown key '" + key + "'; allowed: unrouted, protected, unprotected, size_cap, approval");
     }
   }
   c.protected_paths = protected_list(unprotected, std::move(own));
   return c;
-}
-
-Result<WorkspaceConfig> config_at_commit(const Repository& repo, const std::string& commit) {
-  if (commit.empty()) return WorkspaceConfig{};
-  auto entry = repo.entry_at(commit, ".ws/config.json");
-  if (!entry) return entry.error();
-  if (!*entry) return WorkspaceConfig{};
-  auto in_base = [&](const std::string& why) {
-    return make_error(Errc::invalid, why + " (in base commit " + commit.substr(0, 12) + ")", ".ws/config.json");
-  };
-  if ((*entry)->mode == kModeLink || (*entry)->mode == kModeGitlink)
-    return in_base("refused to read '.ws/config.json': not a regular file");
-  auto text = repo.read_blob((*entry)->blob_id);
-  if (!text) return text.error();
-  auto parsed = parse_workspace_config(*text);
-  if (!parsed) return in_base(parsed.error().message);
-  return parsed;
 }
 
 bool is_kind_manifest_path(std::string_view p) {

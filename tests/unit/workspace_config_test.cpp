@@ -11,6 +11,13 @@ TEST_CASE("workspace config: valid keys are read", "[workspace]") {
   CHECK(c->protected_paths == std::vector<std::string>{"**/.gitattributes", ".gitmodules", ".pre-commit-config.yaml",
                                                        ".github/", ".gitlab-ci.yml", "ops/"});
   CHECK(c->size_cap == 4096);
+  CHECK_FALSE(c->approval.distinct_approver);
+  auto a = parse_workspace_config(R"({"approval": {"distinct_approver": true}})");
+  REQUIRE(a.ok());
+  CHECK(a->approval.distinct_approver);
+  auto off = parse_workspace_config(R"({"approval": {}})");
+  REQUIRE(off.ok());
+  CHECK_FALSE(off->approval.distinct_approver);
 }
 
 TEST_CASE("workspace config: the default-protected paths, and 'unprotected' lifting some", "[workspace]") {
@@ -53,7 +60,8 @@ TEST_CASE("workspace config: each refusal names the rule", "[workspace]") {
       {R"({"size_cap": 0})", "invalid .ws/config.json: 'size_cap' must be a positive number of bytes"},
       {R"({"size_cap": -1})", "invalid .ws/config.json: 'size_cap' must be a positive number of bytes"},
       {R"({"colour": true})",
-       "invalid .ws/config.json: unknown key 'colour'; allowed: unrouted, protected, unprotected, size_cap"},
+       "invalid .ws/config.json: unknown key 'colour'; allowed: unrouted, protected, unprotected, size_cap, "
+       "approval"},
       {R"({"unprotected": ".github/"})", "invalid .ws/config.json: 'unprotected' must be an array of paths"},
       {R"({"unprotected": [7]})", "invalid .ws/config.json: 'unprotected' entries must be non-empty strings"},
       // Only a default can be lifted: never .git/, .secrets/, .ws/ or a path the workspace protects.
@@ -66,6 +74,13 @@ TEST_CASE("workspace config: each refusal names the rule", "[workspace]") {
       {R"({"unprotected": ["**/.gitattributes"]})",
        "invalid .ws/config.json: 'unprotected' may name only default-protected paths (.gitattributes, .gitmodules, "
        ".pre-commit-config.yaml, .github/, .gitlab-ci.yml), not '**/.gitattributes'"},
+      {R"({"approval": true})", "invalid .ws/config.json: 'approval' must be an object"},
+      {R"({"approval": {"distinct_approver": "yes"}})",
+       "invalid .ws/config.json: 'approval.distinct_approver' must be true or false"},
+      {R"({"approval": {"distinct_approver": 1}})",
+       "invalid .ws/config.json: 'approval.distinct_approver' must be true or false"},
+      {R"({"approval": {"distinct_approvers": true}})",
+       "invalid .ws/config.json: unknown key 'approval.distinct_approvers'; allowed in 'approval': distinct_approver"},
   };
   for (const auto& c : cases) {
     INFO(c.text);

@@ -18,6 +18,14 @@ namespace ws {
 
 enum class UnroutedPolicy { error, warning, ignore };
 
+// The "approval" object of .ws/config.json (ws(7)): what ws-apply asks of
+// the approver.
+struct ApprovalConfig {
+  // Refuse an approver whose identity equals the proposal's author or the
+  // identity that staged it (ws-apply(1), "distinct approver").
+  bool distinct_approver = false;
+};
+
 // Paths that make git, CI or hooks run programs, protected unless the
 // config's "unprotected" names them (ws(7), WORKSPACE CONFIGURATION): as
 // written in "unprotected" (".gitattributes", ".github/", ...), in order.
@@ -34,12 +42,9 @@ struct WorkspaceConfig {
   // default-protected paths not in "unprotected", then "protected".
   std::vector<std::string> protected_paths = default_protected_paths();
   std::uint64_t size_cap = kDefaultSizeCap;
+  ApprovalConfig approval;
 };
 Result<WorkspaceConfig> parse_workspace_config(std::string_view json_text);
-
-// The config `commit` holds (defaults when `commit` is empty or has no
-// .ws/config.json). An invalid one is an error naming the commit.
-Result<WorkspaceConfig> config_at_commit(const Repository& repo, const std::string& commit);
 
 struct OpenOptions {
   std::string dir = ".";            // -C DIR
