@@ -71,7 +71,7 @@ std::optional<ws::Workspace> open_or_report(const char* tool, const CommonOption
 int report_error(const char* tool, const ws::Error& e);
 int exit_code_for(const ws::Error& e);
 
-// "ws-ls 0.1.0 (grammars: tree-sitter-c-sharp@0.23.1, ...)"
+// "ws-ls 0.1.0 (tree-sitter@0.25.1, grammars: tree-sitter-c-sharp@0.23.5, ...)"
 std::string version_line(const char* tool);
 
 // Parses argv with CLI11; returns an exit code to stop with (help, version,
