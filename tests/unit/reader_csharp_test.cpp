@@ -125,10 +125,10 @@ TEST_CASE("csharp: valid C# the grammar cannot parse still gives its references"
   d = endpoint("var y = x switch { #if A\n 1 => \"Agents.Triage\" /* Agents.Billing */ + Agents.Tone,\n#endif\n _ => 0 };\n");
   CHECK(has_code(d, ws::DiagCode::syntax_error));
   CHECK(refs(d) == Strings{"agent Tone @5:46-5:57"});
-  // what 0.23.1 could not parse and 0.23.5 can
-  d = endpoint("var a = Agents.Triage;\nclass Empty;\n");
-  CHECK(d.diagnostics.empty());
-  CHECK(refs(d) == Strings{"agent Triage @4:9-4:22"});
+  // C# 12's body-less class after top-level statements
+  d = endpoint("var a = Agents.Triage;\nclass Empty;\nvar b = Agents.Billing;\n");
+  CHECK(has_code(d, ws::DiagCode::syntax_error));
+  CHECK(refs(d) == Strings{"agent Triage @4:9-4:22", "agent Billing @6:9-6:23"});
 }
 
 TEST_CASE("csharp: references come from chains, never from strings or comments", "[reader][csharp]") {
@@ -274,4 +274,21 @@ TEST_CASE("csharp: deep, huge and junk input", "[reader][csharp]") {
   d = read("ai-tools/junk.cs", junk);
   CHECK_FALSE(d.diagnostics.empty());
   CHECK(d.diagnostics.size() <= 8);
+}
+
+TEST_CASE("csharp: past five syntax errors the last one shown says how many more there are", "[reader][csharp]") {
+  std::string body;
+  for (int i = 0; i < 8; ++i) body += "var x" + std::to_string(i) + " = ;\n";
+  ws::Definition d = endpoint(body);
+  REQUIRE(d.diagnostics.size() == 5);
+  for (const auto& diag : d.diagnostics) CHECK(diag.code == ws::DiagCode::syntax_error);
+  REQUIRE_FALSE(d.diagnostics[4].notes.empty());
+  CHECK(d.diagnostics[4].notes.back().message == "3 more syntax errors in this file not shown");
+  // exactly five: no note
+  body.clear();
+  for (int i = 0; i < 5; ++i) body += "var x" + std::to_string(i) + " = ;\n";
+  d = endpoint(body);
+  REQUIRE(d.diagnostics.size() == 5);
+  for (const auto& diag : d.diagnostics)
+    for (const auto& n : diag.notes) CHECK(n.message.find("more syntax error") == std::string::npos);
 }
