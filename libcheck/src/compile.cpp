@@ -13,6 +13,7 @@
 #include "compile_internal.h"
 #include "definition_cache.h"
 #include "libcheck/path_policy.h"
+#include "libcheck/policy_change.h"
 #include "libcheck/reader.h"
 #include "libcheck/repository.h"
 #include "parallel.h"
@@ -272,6 +273,10 @@ Result<Reading> read_items(const View& view, const KindPack& kinds, const Worksp
     for (const std::string* p : {&e.path, &e.old_path})
       if (!p->empty() && check_path(*p, view_policy)) refused = true;
     bool config_file = is_workspace_config_path(e.path);
+    // The config a change proposes is never used by this build (the
+    // base's is), but it must be one the tools can read once it lands.
+    if (report && it.changed && !deleted && e.path == ".ws/config.json")
+      if (auto d = proposed_config_diagnostic(view, e)) diags.push_back(std::move(*d));
     const Kind* view_kind = deleted || config_file ? nullptr : kinds.route(e.path);
     bool link = e.mode == kModeLink || e.mode == kModeGitlink;
     // A link or submodule is refused wherever it is — in a kind's folder or
@@ -519,7 +524,9 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
   return compile_whole(view, kinds, config, options, cache);
 }
 
-Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
+namespace {
+
+Result<BuildResult> build_view(const Workspace& ws, const BuildOptions& options) {
   if (!options.use_cache || !ws.repo) {
     if (!ws.view_spec.changes_only || !ws.repo) return compile_view(ws.view, ws.kinds, ws.config, options, nullptr);
     auto view = whole_view(ws);
@@ -551,6 +558,20 @@ Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
     auto saved = cache.save(file, 2 * view_size + 256);
     if (!saved) result->stats.cache_error = saved.error().message;
   }
+  return result;
+}
+
+}  // namespace
+
+Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
+  // A change to the kinds or the config may break any definition, changed
+  // or not: it is checked as --all (ws-build(1)).
+  std::string reason = options.all ? std::string() : every_definition_reason(ws.view);
+  if (reason.empty()) return build_view(ws, options);
+  BuildOptions all = options;
+  all.all = true;
+  auto result = build_view(ws, all);
+  if (result) result->summary.all_reason = std::move(reason);
   return result;
 }
 

@@ -95,7 +95,10 @@ class HumanConsumer final : public DiagnosticConsumer {
     }
   }
 
-  void end(const BuildSummary& summary) override { out_ << summary_line(summary) << '\n'; }
+  void end(const BuildSummary& summary) override {
+    if (!summary.all_reason.empty()) header({}, nullptr, Severity::note, "note", summary.all_reason);
+    out_ << summary_line(summary) << '\n';
+  }
 
  private:
   void paint(std::string_view colour, std::string_view text) {

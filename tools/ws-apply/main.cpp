@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/cli.h"
+#include "libcheck/policy_change.h"
 #include "libcheck/proposal.h"
 #include "libcheck/repository.h"
 
@@ -24,6 +25,7 @@ struct Options {
   std::string id;
   std::string branch;
   bool rebase = false;
+  bool allow_policy_change = false;
 };
 
 std::string age(std::int64_t when) {
@@ -99,12 +101,16 @@ int do_show(const ws::Repository& repo, const Options& o) {
       files.push_back(fj);
     }
     j["files"] = files;
+    j["policy_change"] = ws::policy_paths(shown->files);
     j["message"] = shown->info.message;
     if (!o.stat) j["patch"] = shown->patch;
     fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     return wscli::kExitOk;
   }
   const auto& p = shown->info;
+  // First, before anything the author wrote: what the approver must not miss.
+  if (auto policy = ws::policy_paths(shown->files); !policy.empty())
+    fmt::print("{}\n", ws::policy_change_banner(policy));
   fmt::print("proposal {}\n", p.id);
   fmt::print("Session: {}\nBranch:  {}\nBase:    {}\nAuthor:  {}\nState:   {}\n\n", p.session, p.branch,
              p.base.empty() ? "(none)" : p.base, p.author, ws::proposal_state_name(p.state));
@@ -136,6 +142,8 @@ int main(int argc, char** argv) {
   app.add_option("--reject", o.reject, "reject a proposal; it can never be applied")->type_name("ID");
   app.add_option("--branch", o.branch, "apply onto BRANCH instead of the one the proposal names")->type_name("BRANCH");
   app.add_flag("--rebase", o.rebase, "apply a stale proposal onto the new tip if none of its paths changed there");
+  app.add_flag("--allow-policy-change", o.allow_policy_change,
+               "apply a proposal that changes the workspace's policy (.ws/)");
   app.add_option("id", o.id, "the proposal to apply")->type_name("ID");
   if (auto code = wscli::parse(app, argc, argv, o.common, kTool)) return *code;
 
@@ -165,6 +173,7 @@ int main(int argc, char** argv) {
   ws::ApplyOptions ao;
   ao.branch = o.branch;
   ao.rebase = o.rebase;
+  ao.allow_policy_change = o.allow_policy_change;
   auto applied = ws::apply_proposal(open, o.id, ao, ws::rebuild_with_compile);
   if (!applied) return wscli::report_error(kTool, applied.error());
   if (o.common.json) {

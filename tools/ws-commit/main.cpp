@@ -10,6 +10,7 @@
 #include "common/cli.h"
 #include "common/progress.h"
 #include "libcheck/compile.h"
+#include "libcheck/policy_change.h"
 #include "libcheck/proposal.h"
 #include "libcheck/render.h"
 
@@ -84,7 +85,8 @@ int main(int argc, char** argv) {
                        {"additions", f.additions}, {"deletions", f.deletions}});
     nlohmann::json j{{"type", "proposal"}, {"id", staged->id}, {"session", staged->session},
                      {"base", staged->base.empty() ? nlohmann::json() : nlohmann::json(staged->base)},
-                     {"branch", staged->branch}, {"files", files}};
+                     {"branch", staged->branch}, {"files", files},
+                     {"policy_change", ws::policy_paths(staged->files)}};
     j["supersedes"] = staged->superseded.empty() ? nlohmann::json() : nlohmann::json(staged->superseded);
     fmt::print("{}\n", j.dump());
     wscli::exit_without_teardown(wscli::kExitOk);
@@ -93,6 +95,7 @@ int main(int argc, char** argv) {
   fmt::print("session  {}\n", staged->session);
   fmt::print("base     {}\n", staged->base.empty() ? "(none: unborn branch)" : staged->base);
   if (!staged->superseded.empty()) fmt::print("supersedes {}\n", staged->superseded);
+  for (const auto& p : ws::policy_paths(staged->files)) fmt::print("policy change: {}\n", p);
   fmt::print("{}", staged->stat);
   // The proposal is written; freeing the view's 20,000 entries one by one
   // would only delay the exit.
