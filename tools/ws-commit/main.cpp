@@ -9,6 +9,7 @@
 
 #include "common/cli.h"
 #include "common/progress.h"
+#include "common/proposal_text.h"
 #include "libcheck/compile.h"
 #include "libcheck/proposal.h"
 #include "libcheck/render.h"
@@ -93,7 +94,7 @@ int main(int argc, char** argv) {
   fmt::print("session  {}\n", workspace->session);
   fmt::print("base     {}\n", staged->base.empty() ? "(none: unborn branch)" : staged->base);
   if (!staged->superseded.empty()) fmt::print("supersedes {}\n", staged->superseded);
-  fmt::print("{}", staged->stat);
+  fmt::print("{}", wscli::shown_stat(staged->stat));
   // The proposal is written; freeing the view's 20,000 entries one by one
   // would only delay the exit.
   wscli::exit_without_teardown(wscli::kExitOk);
