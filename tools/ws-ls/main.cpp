@@ -54,22 +54,26 @@ void print_json(const ws::Listing& listing, std::size_t max) {
     fmt::print("{}\n", nlohmann::json{{"type", "Listing-Truncated"}, {"omitted", listing.omitted}, {"max", max}}.dump());
 }
 
+// Paths, kinds and names come from the workspace: on a line of their own they
+// are shown with their control characters escaped (ws(7), TERMINAL OUTPUT);
+// with -z, as the exact bytes a program reads.
 void print_text(const ws::Listing& listing, const Options& o) {
   char end = o.common.nul ? '\0' : '\n';
+  auto field = [&](const std::string& s) { return o.common.nul ? s : wscli::shown(s); };
   std::size_t kind_w = 0, name_w = 0;
   for (const auto& le : listing.entries) {
-    kind_w = std::max(kind_w, kind_label(le).size());
-    name_w = std::max(name_w, le.name.empty() ? 1 : le.name.size());
+    kind_w = std::max(kind_w, field(kind_label(le)).size());
+    name_w = std::max(name_w, le.name.empty() ? 1 : field(le.name).size());
   }
   for (const auto& le : listing.entries) {
     const auto& e = *le.entry;
     if (o.long_format) {
       char st = e.status == ws::ChangeStatus::unchanged ? '-' : static_cast<char>(e.status);
-      std::string path = e.old_path.empty() ? e.path : e.old_path + " -> " + e.path;
-      fmt::print("{} {:<{}} {:<{}} {}{}", st, kind_label(le), kind_w, le.name.empty() ? "-" : le.name,
+      std::string path = e.old_path.empty() ? field(e.path) : field(e.old_path) + " -> " + field(e.path);
+      fmt::print("{} {:<{}} {:<{}} {}{}", st, field(kind_label(le)), kind_w, le.name.empty() ? "-" : field(le.name),
                  name_w, path, end);
     } else {
-      fmt::print("{}{}", e.path, end);
+      fmt::print("{}{}", field(e.path), end);
     }
   }
   if (listing.omitted)
@@ -115,11 +119,11 @@ int main(int argc, char** argv) {
 
   int exit = wscli::kExitOk;
   for (const auto& err : listing->refused) {
-    fmt::print(stderr, "{}: {}\n", kTool, err.message);
+    wscli::print_error(kTool, err.message);
     exit = wscli::kExitFailed;
   }
   for (std::size_t i : listing->unmatched_pathspecs) {
-    fmt::print(stderr, "{}: pathspec '{}' did not match any definition\n", kTool, o.pathspecs[i]);
+    wscli::print_error(kTool, fmt::format("pathspec '{}' did not match any definition", o.pathspecs[i]));
     exit = wscli::kExitFailed;
   }
   wscli::exit_without_teardown(exit);
