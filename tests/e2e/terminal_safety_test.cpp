@@ -196,6 +196,72 @@ TEST_CASE("terminal: ws-commit and ws-apply --show, --stat, --list show a hostil
                               "\\x1b[H'); no path collides (--rebase can apply it)");
 }
 
+namespace {
+
+std::string binary_oid(const std::string& hex) {
+  std::string out;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+  return out;
+}
+
+// A blob written by git, and a tree written past git's checks.
+std::string blob(const TempRepo& repo, const std::string& bytes) {
+  wstest::RunOptions o;
+  o.cwd = repo.path();
+  o.input = bytes;
+  auto r = wstest::run({"git", "hash-object", "-w", "--stdin"}, o);
+  REQUIRE(r.status == 0);
+  return chomp(r.out);
+}
+
+std::string literal_tree(const TempRepo& repo, const std::vector<std::pair<std::string, std::string>>& entries) {
+  std::string bytes;
+  for (const auto& [name, id] : entries) bytes += "100644 " + name + std::string(1, '\0') + binary_oid(id);
+  wstest::RunOptions o;
+  o.cwd = repo.path();
+  o.input = bytes;
+  auto r = wstest::run({"git", "hash-object", "-t", "tree", "-w", "--literally", "--stdin"}, o);
+  REQUIRE(r.status == 0);
+  return chomp(r.out);
+}
+
+}  // namespace
+
+TEST_CASE("terminal: names with a line feed or ESC in a hand-made proposal cannot forge or erase diffstat rows",
+          "[terminal][proposal][hostile]") {
+  TempRepo repo;
+  repo.write("a", "a\n");
+  std::string base = repo.commit_all("base");
+  const std::string erase = "b" + kEraseUp + "c";
+  const std::string forged = "fake\n    x | 0";
+  std::string tree = literal_tree(repo, {{"a", blob(repo, "a\n")}, {erase, blob(repo, "evil\n")},
+                                         {forged, blob(repo, "more\nevil\n")}});
+  wstest::RunOptions o;
+  o.cwd = repo.path();
+  o.input = "Harmless\n\nWs-Session: default\nWs-Branch: refs/heads/main\n";
+  auto commit = wstest::run({"git", "commit-tree", tree, "-p", base}, o);
+  REQUIRE(commit.status == 0);
+  std::string id = chomp(commit.out);
+  repo.git({"update-ref", "refs/ws/proposals/default", id});
+
+  auto stat = ws(repo, "ws-apply", {"--show", id, "--stat"});
+  CHECK(stat.status == 0);
+  CHECK(raw_control(stat.out) == "");
+  auto ls = lines(stat.out);
+  INFO(stat.out);
+  REQUIRE(ls.size() == 14);
+  CHECK(ls[9] == " b" + kEraseUpShown + "c | 1 +");
+  CHECK(ls[10] == " fake\\n    x | 0  | 2 ++");
+  CHECK(ls[11] == " 2 files changed, 3 insertions(+)");
+  CHECK(ls[12] == " create mode 100644 b" + kEraseUpShown + "c");
+  CHECK(ls[13] == " create mode 100644 fake\\n    x | 0");
+  auto full = ws(repo, "ws-apply", {"--show", id});
+  CHECK(full.status == 0);
+  CHECK(raw_control(full.out) == "");
+  CHECK(full.out.find("\n    x | 0") == std::string::npos);
+  CHECK(rev(repo, "main") == base);
+}
+
 TEST_CASE("terminal: ws-build's human report shows hostile bytes escaped, the caret under its reference",
           "[terminal][ws-build]") {
   TempRepo repo;

@@ -1,5 +1,6 @@
 #include "common/proposal_text.h"
 
+#include <algorithm>
 #include <ctime>
 
 #include <fmt/core.h>
@@ -74,7 +75,7 @@ std::string proposal_show_text(const ws::ShowResult& shown_proposal, bool stat_o
                      shown(p.branch), p.base.empty() ? "(none)" : p.base, shown(p.author),
                      ws::proposal_state_name(p.state));
   out += indented_message(p.message);
-  out += "\n" + shown_stat(shown_proposal.stat);
+  out += "\n" + shown_stat(shown_proposal.stat, shown_proposal.files);
   if (!stat_only) {
     out += "\n";
     ws::append_terminal_safe(out, shown_proposal.patch, ws::LineBreaks::keep);
@@ -82,6 +83,21 @@ std::string proposal_show_text(const ws::ShowResult& shown_proposal, bool stat_o
   return out;
 }
 
-std::string shown_stat(const std::string& stat) { return ws::terminal_safe(stat, ws::LineBreaks::keep); }
+std::string shown_stat(const std::string& stat, const std::vector<ws::FileStat>& files) {
+  auto breaks_line = [](const std::string& path) { return path.find('\n') != std::string::npos; };
+  bool one_line_names = std::none_of(files.begin(), files.end(), [&](const ws::FileStat& f) {
+    return breaks_line(f.path) || breaks_line(f.old_path);
+  });
+  if (one_line_names) return ws::terminal_safe(stat, ws::LineBreaks::keep);
+  // A name with a line feed (only a hand-made tree has one) would split its
+  // row and could forge the rows after it: the stat is drawn again from the
+  // file list, with every name escaped on one line.
+  std::vector<ws::FileStat> escaped = files;
+  for (auto& f : escaped) {
+    f.path = shown(f.path);
+    if (!f.old_path.empty()) f.old_path = shown(f.old_path);
+  }
+  return ws::terminal_safe(ws::stat_text(escaped), ws::LineBreaks::keep);
+}
 
 }  // namespace wscli

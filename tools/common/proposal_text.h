@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "libcheck/proposal.h"
 
@@ -24,7 +25,8 @@ std::string proposal_list_entry(const ws::ProposalInfo& p);
 // the unified diff.
 std::string proposal_show_text(const ws::ShowResult& shown, bool stat_only);
 
-// A diffstat (ws::stat_text) as it may be shown on a terminal.
-std::string shown_stat(const std::string& stat);
+// The diffstat `stat` of `files` as it may be shown on a terminal: control
+// characters escaped, and one row per file whatever its name holds.
+std::string shown_stat(const std::string& stat, const std::vector<ws::FileStat>& files);
 
 }  // namespace wscli

@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
   fmt::print("session  {}\n", workspace->session);
   fmt::print("base     {}\n", staged->base.empty() ? "(none: unborn branch)" : staged->base);
   if (!staged->superseded.empty()) fmt::print("supersedes {}\n", staged->superseded);
-  fmt::print("{}", wscli::shown_stat(staged->stat));
+  fmt::print("{}", wscli::shown_stat(staged->stat, staged->files));
   // The proposal is written; freeing the view's 20,000 entries one by one
   // would only delay the exit.
   wscli::exit_without_teardown(wscli::kExitOk);
