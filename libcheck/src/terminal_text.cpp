@@ -3,6 +3,7 @@
 #include "libcheck/terminal_text.h"
 
 #include <array>
+#include <cstring>
 
 namespace ws {
 
@@ -100,6 +101,17 @@ TerminalChar terminal_char(std::string_view text, std::size_t at, LineBreaks bre
   return t;
 }
 
+// Whether any of the 8 bytes of `w` is below 0x20, 0x7F, or from 0x80 up:
+// the bytes the table below must look at. May also say so of a word whose
+// only such byte is tab or LF (the table then lets them through), never the
+// other way round.
+bool word_needs_look(std::uint64_t w) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+  std::uint64_t below_space = (w - 0x20 * kOnes) & ~w;  // high bit set where a byte < 0x20 (or after one)
+  std::uint64_t del_or_high = w + kOnes;                // high bit set where a byte >= 0x7F
+  return ((below_space | del_or_high | w) & kHigh) != 0;
+}
+
 std::size_t first_unsafe(std::string_view text, LineBreaks breaks) {
   // One table lookup per ASCII byte; 2 marks a byte to decode.
   static const auto kClass = [] {
@@ -112,6 +124,14 @@ std::size_t first_unsafe(std::string_view text, LineBreaks breaks) {
   }();
   const auto& cls = kClass[breaks == LineBreaks::escape];
   for (std::size_t i = 0; i < text.size();) {
+    // Plain printable ASCII, the common case, eight bytes at a time.
+    while (i + 8 <= text.size()) {
+      std::uint64_t w;
+      std::memcpy(&w, text.data() + i, 8);
+      if (word_needs_look(w)) break;
+      i += 8;
+    }
+    if (i >= text.size()) break;
     std::uint8_t c = cls[static_cast<unsigned char>(text[i])];
     if (c == 0) {
       ++i;
@@ -139,6 +159,13 @@ void append_terminal_safe(std::string& out, std::string_view text, LineBreaks br
     out += t.escape();
     text.remove_prefix(i + t.unit.length);
   }
+}
+
+std::string_view terminal_safe(std::string_view text, std::string& storage, LineBreaks breaks) {
+  if (first_unsafe(text, breaks) == std::string_view::npos) return text;
+  storage.clear();
+  append_terminal_safe(storage, text, breaks);
+  return storage;
 }
 
 std::string terminal_safe(std::string_view text, LineBreaks breaks) {

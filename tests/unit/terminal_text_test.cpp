@@ -109,6 +109,41 @@ TEST_CASE("terminal_safe: the first unsafe offset is the first escaped character
   CHECK(ws::first_unsafe("ab\xff", LineBreaks::keep) == 2);
 }
 
+TEST_CASE("terminal_safe: an unsafe byte is found at every offset of a long text", "[terminal]") {
+  // The scan reads eight bytes at a time: each unsafe character, at each
+  // offset of a word and across a word's end, must still be found.
+  const std::vector<std::pair<std::string, std::string>> unsafe = {
+      {"\x1b", "\\x1b"}, {"\x7f", "\\x7f"}, {"\x01", "\\x01"}, {"\r", "\\r"},
+      {"\xc2\x9b", "\\u009b"}, {"\xe2\x80\xae", "\\u202e"}, {"\xff", "\\xff"}};
+  for (const auto& [raw, shown] : unsafe) {
+    for (std::size_t at = 0; at < 20; ++at) {
+      std::string in = std::string(at, 'a') + raw + std::string(20, 'z');
+      INFO(shown << " at " << at);
+      CHECK(ws::first_unsafe(in, LineBreaks::keep) == at);
+      CHECK(terminal_safe(in) == std::string(at, 'a') + shown + std::string(20, 'z'));
+    }
+  }
+  // Tab, LF and every printable byte, in words of eight, pass.
+  std::string printable;
+  for (int b = 0x20; b < 0x7f; ++b) printable += static_cast<char>(b);
+  printable += "\t\n\xc3\xa9\xe6\xbc\xa2";
+  CHECK(ws::first_unsafe(printable, LineBreaks::keep) == std::string_view::npos);
+  CHECK(ws::first_unsafe(printable, LineBreaks::escape) == printable.find('\n'));
+}
+
+TEST_CASE("terminal_safe: the view form returns the input itself when it is clean", "[terminal]") {
+  std::string storage = "untouched";
+  std::string_view clean = "agents/AGtriage01.json";
+  std::string_view same = ws::terminal_safe(clean, storage, LineBreaks::escape);
+  CHECK(same.data() == clean.data());
+  CHECK(same.size() == clean.size());
+  CHECK(storage == "untouched");
+  std::string_view dirty = "a\nb\x1b";
+  std::string_view shown = ws::terminal_safe(dirty, storage, LineBreaks::escape);
+  CHECK(shown == "a\\nb\\x1b");
+  CHECK(shown.data() == storage.data());
+}
+
 TEST_CASE("terminal_char: the width of each escape, for the caret line", "[terminal]") {
   std::string s = "a\x1b\xe2\x80\xae\xc3\xa9\xff";
   auto a = ws::terminal_char(s, 0, LineBreaks::keep);

@@ -8,6 +8,7 @@
 
 #include "common/cli.h"
 #include "libcheck/listing.h"
+#include "libcheck/terminal_text.h"
 
 namespace {
 
@@ -59,22 +60,35 @@ void print_json(const ws::Listing& listing, std::size_t max) {
 // with -z, as the exact bytes a program reads.
 void print_text(const ws::Listing& listing, const Options& o) {
   char end = o.common.nul ? '\0' : '\n';
-  auto field = [&](const std::string& s) { return o.common.nul ? s : wscli::shown(s); };
+  // A view of `s` itself when it is clean (nearly always), so a listing of
+  // 100,000 paths copies none of them.
+  auto field = [&](const std::string& s, std::string& storage) -> std::string_view {
+    if (o.common.nul) return s;
+    return ws::terminal_safe(s, storage, ws::LineBreaks::escape);
+  };
+  std::string kind_buf, name_buf, path_buf, old_buf;
   std::size_t kind_w = 0, name_w = 0;
-  for (const auto& le : listing.entries) {
-    kind_w = std::max(kind_w, field(kind_label(le)).size());
-    name_w = std::max(name_w, le.name.empty() ? 1 : field(le.name).size());
+  if (o.long_format) {
+    for (const auto& le : listing.entries) {
+      kind_w = std::max(kind_w, field(kind_label(le), kind_buf).size());
+      name_w = std::max(name_w, le.name.empty() ? 1 : field(le.name, name_buf).size());
+    }
   }
   for (const auto& le : listing.entries) {
     const auto& e = *le.entry;
-    if (o.long_format) {
-      char st = e.status == ws::ChangeStatus::unchanged ? '-' : static_cast<char>(e.status);
-      std::string path = e.old_path.empty() ? field(e.path) : field(e.old_path) + " -> " + field(e.path);
-      fmt::print("{} {:<{}} {:<{}} {}{}", st, field(kind_label(le)), kind_w, le.name.empty() ? "-" : field(le.name),
-                 name_w, path, end);
-    } else {
-      fmt::print("{}{}", field(e.path), end);
+    std::string_view path = field(e.path, path_buf);
+    if (!o.long_format) {
+      fmt::print("{}{}", path, end);
+      continue;
     }
+    char st = e.status == ws::ChangeStatus::unchanged ? '-' : static_cast<char>(e.status);
+    std::string kind = kind_label(le);
+    std::string_view name = le.name.empty() ? std::string_view("-") : field(le.name, name_buf);
+    if (e.old_path.empty())
+      fmt::print("{} {:<{}} {:<{}} {}{}", st, field(kind, kind_buf), kind_w, name, name_w, path, end);
+    else
+      fmt::print("{} {:<{}} {:<{}} {} -> {}{}", st, field(kind, kind_buf), kind_w, name, name_w,
+                 field(e.old_path, old_buf), path, end);
   }
   if (listing.omitted)
     fmt::print("Listing-Truncated: {} more {} (raise --max){}", listing.omitted,

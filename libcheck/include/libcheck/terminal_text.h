@@ -69,6 +69,9 @@ std::size_t first_unsafe(std::string_view text, LineBreaks breaks);
 // `text` as it may be shown on a terminal; a copy of `text` when nothing in
 // it needs escaping.
 std::string terminal_safe(std::string_view text, LineBreaks breaks = LineBreaks::keep);
+// The same without a copy: `text` itself when nothing in it needs escaping,
+// else its escaped form, written to `storage` (valid until its next use).
+std::string_view terminal_safe(std::string_view text, std::string& storage, LineBreaks breaks);
 // The same, appended to `out` (for renderers that build a buffer).
 void append_terminal_safe(std::string& out, std::string_view text, LineBreaks breaks = LineBreaks::keep);
 
