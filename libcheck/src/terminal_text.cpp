@@ -43,6 +43,17 @@ void spell_code_point(TerminalChar& t, std::uint32_t c) {
   spell(t, std::string_view(text, sizeof text));
 }
 
+// Whether any of the 8 bytes of `w` is below 0x20, 0x7F, or from 0x80 up:
+// the bytes first_unsafe() must look at one by one. May also say so of a word whose
+// only such byte is tab or LF (the table then lets them through), never the
+// other way round.
+bool word_needs_look(std::uint64_t w) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+  std::uint64_t below_space = (w - 0x20 * kOnes) & ~w;  // high bit set where a byte < 0x20 (or after one)
+  std::uint64_t del_or_high = w + kOnes;                // high bit set where a byte >= 0x7F
+  return ((below_space | del_or_high | w) & kHigh) != 0;
+}
+
 }  // namespace
 
 Utf8Unit decode_utf8(std::string_view s, std::size_t at) {
@@ -99,17 +110,6 @@ TerminalChar terminal_char(std::string_view text, std::size_t at, LineBreaks bre
     spell_code_point(t, u.code_point);
   }
   return t;
-}
-
-// Whether any of the 8 bytes of `w` is below 0x20, 0x7F, or from 0x80 up:
-// the bytes the table below must look at. May also say so of a word whose
-// only such byte is tab or LF (the table then lets them through), never the
-// other way round.
-bool word_needs_look(std::uint64_t w) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
-  std::uint64_t below_space = (w - 0x20 * kOnes) & ~w;  // high bit set where a byte < 0x20 (or after one)
-  std::uint64_t del_or_high = w + kOnes;                // high bit set where a byte >= 0x7F
-  return ((below_space | del_or_high | w) & kHigh) != 0;
 }
 
 std::size_t first_unsafe(std::string_view text, LineBreaks breaks) {
