@@ -44,9 +44,9 @@ void spell_code_point(TerminalChar& t, std::uint32_t c) {
 }
 
 // Whether any of the 8 bytes of `w` is below 0x20, 0x7F, or from 0x80 up:
-// the bytes first_unsafe() must look at one by one. May also say so of a word whose
-// only such byte is tab or LF (the table then lets them through), never the
-// other way round.
+// the bytes first_unsafe() must look at one by one. May also say so of a
+// word whose only such byte is tab or LF (which it then lets through), never
+// the other way round.
 bool word_needs_look(std::uint64_t w) {
   constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
   std::uint64_t below_space = (w - 0x20 * kOnes) & ~w;  // high bit set where a byte < 0x20 (or after one)
