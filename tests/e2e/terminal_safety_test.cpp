@@ -266,16 +266,18 @@ TEST_CASE("terminal: ws-build's human report shows hostile bytes escaped, the ca
           "[terminal][ws-build]") {
   TempRepo repo;
   seed(repo);
-  // Clear screen, carriage return, bell, C1 CSI and a bidi override before
-  // the broken reference; a name whose YAML escape decodes to ESC.
-  repo.write("ai-tools/TLevil01.cs", "// name: Evil\n// description: Looks fine\n/* " + kClear + "\r\x07" + kCsi +
-                                         kRlo + " */ return await Agents.Nosuch.Run(args.Ticket);\n");
+  // Clear screen, cursor up and erase line, carriage return, bell, C1 CSI and
+  // a bidi override before the broken reference: the caret must still stand
+  // under it, past the wider escapes. And a name whose YAML escape decodes
+  // to ESC, quoted in the message.
+  repo.write("ai-tools/TLevil01.cs", "// name: Evil\n// description: Looks fine\n/* " + kClear + kEraseUp +
+                                         "\r\x07" + kCsi + kRlo + " */ return await Agents.Nosuch.Run(args.Ticket);\n");
   repo.write("prompts/PRbad01.md", "---\nname: \"Bad\\e[2J\"\ndescription: x\n---\nHi.\n");
 
   const std::string expected =
-      "ai-tools/TLevil01.cs:3:32: error[WS010]: unresolved reference 'Agents.Nosuch'\n"
-      "/* \\x1b[2J\\r\\x07\\u009b\\u202e */ return await Agents.Nosuch.Run(args.Ticket);\n"
-      "                                             ^~~~~~~~~~~~~\n"
+      "ai-tools/TLevil01.cs:3:40: error[WS010]: unresolved reference 'Agents.Nosuch'\n"
+      "/* \\x1b[2J\\x1b[1A\\x1b[2K\\r\\x07\\u009b\\u202e */ return await Agents.Nosuch.Run(args.Ticket);\n" +
+      std::string(59, ' ') + "^~~~~~~~~~~~~\n" +
       "prompts/PRbad01.md:2:8: error[WS008]: invalid name 'Bad\\x1b[2J': not a C# identifier (ASCII letters, "
       "digits and '_', not starting with a digit), so code could not write Prompts.Bad\\x1b[2J\n"
       "name: \"Bad\\e[2J\"\n"
