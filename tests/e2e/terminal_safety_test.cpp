@@ -99,12 +99,11 @@ void seed(const TempRepo& repo) {
   repo.commit_all("example workspace");
 }
 
-// Stages the hostile change with ws-commit as Mallory; returns ws-commit's run.
+// Stages the hostile change with ws-commit; returns ws-commit's run.
 RunResult stage_hostile(const TempRepo& repo) {
   repo.write("prompts/PRtone01.md", kTone);
   repo.write(kNote, "see" + kClear + "me\n");
-  return ws(repo, "ws-commit", {"-m", kMessage},
-            {{"GIT_AUTHOR_NAME", kAuthor}, {"GIT_AUTHOR_EMAIL", "mallory@example.com"}});
+  return ws(repo, "ws-commit", {"-m", kMessage});
 }
 
 std::string id_of(const RunResult& staged) {
@@ -112,6 +111,22 @@ std::string id_of(const RunResult& staged) {
   REQUIRE(!ls.empty());
   REQUIRE(ls[0].rfind("proposal ", 0) == 0);
   return ls[0].substr(9);
+}
+
+// ws-commit refuses an identity with control characters, so Mallory writes
+// the proposal's commit again by hand, with git, as her own: same tree,
+// parent and message, her name as author, and moves the session's ref to it.
+std::string forge_author(const TempRepo& repo, const std::string& id) {
+  wstest::RunOptions o;
+  o.cwd = repo.path();
+  o.input = repo.git({"log", "-1", "--format=%B", id});
+  o.input.pop_back();  // --format=%B ends with a newline of its own
+  o.env = {{"GIT_AUTHOR_NAME", kAuthor}, {"GIT_AUTHOR_EMAIL", "mallory@example.com"}};
+  auto commit = wstest::run({"git", "commit-tree", id + "^{tree}", "-p", id + "^"}, o);
+  REQUIRE(commit.status == 0);
+  std::string forged = chomp(commit.out);
+  repo.git({"update-ref", "refs/ws/proposals/default", forged, id});
+  return forged;
 }
 
 }  // namespace
@@ -124,14 +139,16 @@ TEST_CASE("terminal: ws-commit and ws-apply --show, --stat, --list show a hostil
   auto staged = stage_hostile(repo);
   INFO(staged.err);
   REQUIRE(staged.status == 0);
-  std::string id = id_of(staged);
+  std::string staged_id = id_of(staged);
   CHECK(staged.err == "");
   CHECK(raw_control(staged.out) == "");
-  CHECK(staged.out == "proposal " + id + "\nsession  default\nbase     " + base + "\n " + kNoteShown +
+  CHECK(staged.out == "proposal " + staged_id + "\nsession  default\nbase     " + base + "\n " + kNoteShown +
                           " | 1 +\n prompts/PRtone01.md   | 3 +++\n 2 files changed, 4 insertions(+)\n"
                           " create mode 100644 " + kNoteShown + "\n");
+  std::string id = forge_author(repo, staged_id);
   // The proposal holds the exact bytes: escaping is only how they are shown.
   CHECK(repo.git({"log", "-1", "--format=%an", id}) == kAuthor + "\n");
+  CHECK(repo.git({"log", "-1", "--format=%B", id}) == repo.git({"log", "-1", "--format=%B", staged_id}));
   CHECK(repo.git({"show", id + ":prompts/PRtone01.md"}) == kTone);
 
   auto shown = ws(repo, "ws-apply", {"--show", id});
@@ -303,7 +320,7 @@ TEST_CASE("terminal: ws-build's human report shows hostile bytes escaped, the ca
   CHECK(nlohmann::json::parse(json.out)["diagnostics"].size() == 2);
 }
 
-TEST_CASE("terminal: ws-grep piped is rg's bytes; on a terminal the hostile line is escaped",
+TEST_CASE("terminal: ws-grep piped is rg's bytes, on a terminal the hostile line is escaped",
           "[terminal][ws-grep]") {
   TempRepo repo;
   seed(repo);
