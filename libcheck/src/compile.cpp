@@ -27,6 +27,21 @@ using compile_detail::Side;
 
 const char* tool_version() { return WS_VERSION; }
 
+namespace {
+// Raised whenever a reader's results change for some input (references,
+// diagnostics, spans), so that no cache keeps the old results: 2, a
+// declaration shadows a root in its scope only, and @, global:: and ?.
+// chains are references; 3, references are read outside the parts of a
+// file that do not parse; 4, nesting far past the limit is WS016 unparsed.
+constexpr int kReaderRevision = 4;
+}  // namespace
+
+const std::string& cache_version() {
+  static const std::string version =
+      std::string(WS_VERSION) + " (" + WS_GRAMMAR_VERSIONS + ") readers " + std::to_string(kReaderRevision);
+  return version;
+}
+
 std::string definition_cache_file(const Repository& repo) {
   std::string dir = repo.common_dir();
   if (!dir.empty() && dir.back() != '/') dir += '/';
@@ -463,7 +478,7 @@ Result<BuildResult> build_with_cache(const Workspace& ws, const BuildOptions& op
     if (!view) return view.error();
     return compile_whole(**view, ws.kinds, ws.config, options, &cache);
   }
-  BaseIndex::Key key{tool_version(), ws.kinds.digest(), ws.view.base_commit(), ws.config.size_cap};
+  BaseIndex::Key key{cache_version(), ws.kinds.digest(), ws.view.base_commit(), ws.config.size_cap};
   std::string file = compile_detail::base_index_file(ws.repo->common_dir(), key.base_commit);
   if (cache_loaded) {
     BaseIndex index;
@@ -521,7 +536,7 @@ Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
     }
   }
   if (!owned) {
-    owned = std::make_unique<DefinitionCache>(tool_version(), ws.kinds.digest());
+    owned = std::make_unique<DefinitionCache>(cache_version(), ws.kinds.digest());
     loaded = owned->load(file);
   }
   DefinitionCache& cache = *owned;

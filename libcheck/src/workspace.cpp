@@ -115,7 +115,7 @@ Result<Workspace> open_workspace(const OpenOptions& options) {
   auto repo = Repository::open(options.dir);
   if (!repo) return repo.error();
   w.repo = std::make_unique<Repository>(std::move(repo).value());
-  if (options.prefetch_cache) w.cache_prefetch = CachePrefetch::start(definition_cache_file(*w.repo), tool_version());
+  if (options.prefetch_cache) w.cache_prefetch = CachePrefetch::start(definition_cache_file(*w.repo), cache_version());
 
   if (!w.repo->is_bare()) {
     const char* home = std::getenv("HOME");
@@ -158,7 +158,7 @@ Result<Workspace> open_workspace(const OpenOptions& options) {
   }
   // A pack this version of the tool validated before (its definition cache
   // names it) need not have its schemas compiled again just to be checked.
-  std::string validated = DefinitionCache::validated_kind_digest(definition_cache_file(*w.repo), tool_version());
+  std::string validated = DefinitionCache::validated_kind_digest(definition_cache_file(*w.repo), cache_version());
   auto pack = KindPack::from_texts(*defaults, overlay, validated);
   if (!pack) return pack.error();
   w.kinds = std::move(pack).value();

@@ -126,7 +126,7 @@ std::optional<ws::Workspace> open_or_report(const char* tool, const CommonOption
 }
 
 std::string version_line(const char* tool) {
-  return fmt::format("{} {} (grammars: {})", tool, WS_VERSION, WS_GRAMMAR_VERSIONS);
+  return fmt::format("{} {} ({})", tool, WS_VERSION, WS_GRAMMAR_VERSIONS);
 }
 
 namespace {

@@ -83,7 +83,7 @@ void print_warning(const char* tool, std::string_view message);
 // characters, line feeds included, escaped (ws(7), TERMINAL OUTPUT).
 std::string shown(std::string_view text);
 
-// "ws-ls 0.1.0 (grammars: tree-sitter-c-sharp@0.23.1, ...)"
+// "ws-ls 0.1.0 (tree-sitter@0.25.1, grammars: tree-sitter-c-sharp@0.23.5, ...)"
 std::string version_line(const char* tool);
 
 // Parses argv with CLI11; returns an exit code to stop with (help, version,
