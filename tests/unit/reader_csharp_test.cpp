@@ -125,10 +125,10 @@ TEST_CASE("csharp: valid C# the grammar cannot parse still gives its references"
   d = endpoint("var y = x switch { #if A\n 1 => \"Agents.Triage\" /* Agents.Billing */ + Agents.Tone,\n#endif\n _ => 0 };\n");
   CHECK(has_code(d, ws::DiagCode::syntax_error));
   CHECK(refs(d) == Strings{"agent Tone @5:46-5:57"});
-  // what 0.23.1 could not parse and 0.23.5 can
-  d = endpoint("var a = Agents.Triage;\nclass Empty;\n");
-  CHECK(d.diagnostics.empty());
-  CHECK(refs(d) == Strings{"agent Triage @4:9-4:22"});
+  // C# 12's body-less class after top-level statements
+  d = endpoint("var a = Agents.Triage;\nclass Empty;\nvar b = Agents.Billing;\n");
+  CHECK(has_code(d, ws::DiagCode::syntax_error));
+  CHECK(refs(d) == Strings{"agent Triage @4:9-4:22", "agent Billing @6:9-6:23"});
 }
 
 TEST_CASE("csharp: references come from chains, never from strings or comments", "[reader][csharp]") {
