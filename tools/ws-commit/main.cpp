@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
     wscli::exit_without_teardown(wscli::kExitOk);
   }
   fmt::print("proposal {}\n", staged->id);
-  fmt::print("session  {}\n", staged->session);
+  fmt::print("session  {}\n", wscli::shown(staged->session));
   fmt::print("base     {}\n", staged->base.empty() ? "(none: unborn branch)" : staged->base);
   if (!staged->superseded.empty()) fmt::print("supersedes {}\n", staged->superseded);
   fmt::print("{}", wscli::shown_stat(staged->stat, staged->files));
