@@ -32,8 +32,9 @@ namespace {
 // diagnostics, spans), so that no cache keeps the old results: 2, a
 // declaration shadows a root in its scope only, and @, global:: and ?.
 // chains are references; 3, references are read outside the parts of a
-// file that do not parse; 4, nesting far past the limit is WS016 unparsed.
-constexpr int kReaderRevision = 4;
+// file that do not parse; 4, nesting far past the limit is WS016 unparsed;
+// 5, a note counts the syntax errors past the first five.
+constexpr int kReaderRevision = 5;
 }  // namespace
 
 const std::string& cache_version() {

@@ -123,6 +123,22 @@ std::string excerpt(std::string_view text, std::size_t kMax) {
   return out;
 }
 
+namespace {
+
+// Only the first kMaxSyntaxErrors of a file are shown; the last one shown
+// says how many more there are, so a capped list never reads as whole.
+void note_more_errors(std::vector<Diagnostic>& out, int more) {
+  for (auto it = out.rbegin(); it != out.rend(); ++it) {
+    if (it->code != DiagCode::syntax_error) continue;
+    Note n;
+    n.message = fmt::format("{} more syntax error{} in this file not shown", more, more == 1 ? "" : "s");
+    it->notes.push_back(std::move(n));
+    return;
+  }
+}
+
+}  // namespace
+
 bool check_syntax(TSNode root, std::string_view bytes, const LineIndex& lines,
                   std::string_view path, const SyntaxRules& rules, std::vector<Diagnostic>& out) {
   int errors = 0;
@@ -153,13 +169,15 @@ bool check_syntax(TSNode root, std::string_view bytes, const LineIndex& lines,
         if (std::strcmp(type, from) == 0) what = to;
       for (char& c : what)
         if (c == '_' && ts_node_is_named(n)) c = ' ';
-      out.push_back(make_diag(DiagCode::syntax_error, std::string(path), lines.span(s, s),
-                              "syntax error: missing " + what));
       clean = false;
-      if (++errors >= kMaxSyntaxErrors) stop = true;
+      if (errors++ < kMaxSyntaxErrors)
+        out.push_back(make_diag(DiagCode::syntax_error, std::string(path), lines.span(s, s),
+                                "syntax error: missing " + what));
       return false;
     }
     if (is_error(n) || (rules.comment_error && is(n, "comment"))) {
+      clean = false;
+      if (errors++ >= kMaxSyntaxErrors) return false;  // counted for the note below
       // An error region often starts with comments the parser swept into
       // it; the problem is where the first real token is.
       if (is_error(n)) {
@@ -179,8 +197,6 @@ bool check_syntax(TSNode root, std::string_view bytes, const LineIndex& lines,
       else
         message = fmt::format("syntax error: unexpected '{}'", excerpt(bytes.substr(s, e - s)));
       out.push_back(make_diag(DiagCode::syntax_error, std::string(path), lines.span(s, e), message));
-      clean = false;
-      if (++errors >= kMaxSyntaxErrors) stop = true;
       return false;
     }
     nesting.resize(static_cast<std::size_t>(depth) + 1);
@@ -196,6 +212,7 @@ bool check_syntax(TSNode root, std::string_view bytes, const LineIndex& lines,
     }
     return true;
   });
+  if (errors > kMaxSyntaxErrors) note_more_errors(out, errors - kMaxSyntaxErrors);
   return clean;
 }
 

@@ -275,3 +275,20 @@ TEST_CASE("csharp: deep, huge and junk input", "[reader][csharp]") {
   CHECK_FALSE(d.diagnostics.empty());
   CHECK(d.diagnostics.size() <= 8);
 }
+
+TEST_CASE("csharp: past five syntax errors the last one shown says how many more there are", "[reader][csharp]") {
+  std::string body;
+  for (int i = 0; i < 8; ++i) body += "var x" + std::to_string(i) + " = ;\n";
+  ws::Definition d = endpoint(body);
+  REQUIRE(d.diagnostics.size() == 5);
+  for (const auto& diag : d.diagnostics) CHECK(diag.code == ws::DiagCode::syntax_error);
+  REQUIRE_FALSE(d.diagnostics[4].notes.empty());
+  CHECK(d.diagnostics[4].notes.back().message == "3 more syntax errors in this file not shown");
+  // exactly five: no note
+  body.clear();
+  for (int i = 0; i < 5; ++i) body += "var x" + std::to_string(i) + " = ;\n";
+  d = endpoint(body);
+  REQUIRE(d.diagnostics.size() == 5);
+  for (const auto& diag : d.diagnostics)
+    for (const auto& n : diag.notes) CHECK(n.message.find("more syntax error") == std::string::npos);
+}
