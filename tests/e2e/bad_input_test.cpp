@@ -654,8 +654,8 @@ TEST_CASE("bad input: file names with newlines and quotes: one escaped line each
     CHECK(l.rfind("line.json", 0) != 0);
   }
   auto d = diagnostic_lines(b.out);
-  CHECK(std::count(d.begin(), d.end(), "agents/new<U+000A>line.json: error[WS004]: " + nl_refusal) == 1);
-  CHECK(std::count(d.begin(), d.end(), "agents/tab\tand<U+001B>[31mred.json: error[WS004]: " + esc_refusal) == 1);
+  CHECK(std::count(d.begin(), d.end(), "agents/new\\nline.json: error[WS004]: " + nl_refusal) == 1);
+  CHECK(std::count(d.begin(), d.end(), "agents/tab\tand\\x1b[31mred.json: error[WS004]: " + esc_refusal) == 1);
   CHECK(std::count(d.begin(), d.end(),
                    "agents/it's \"quoted\".json: error[WS005]: file does not fit kind 'agent': its files are "
                    "agents/*.json") == 1);

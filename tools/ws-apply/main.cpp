@@ -1,12 +1,12 @@
 // ws-apply: list, show, reject, and apply proposals.
 #include <cstdio>
-#include <ctime>
 #include <string>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "common/cli.h"
+#include "common/proposal_text.h"
 #include "libcheck/policy_change.h"
 #include "libcheck/proposal.h"
 #include "libcheck/repository.h"
@@ -27,18 +27,6 @@ struct Options {
   bool rebase = false;
   bool allow_policy_change = false;
 };
-
-std::string age(std::int64_t when) {
-  std::int64_t s = std::time(nullptr) - when;
-  if (s < 0) s = 0;
-  auto unit = [](std::int64_t n, const char* what) {
-    return fmt::format("{} {}{} ago", n, what, n == 1 ? "" : "s");
-  };
-  if (s < 60) return unit(s, "second");
-  if (s < 3600) return unit(s / 60, "minute");
-  if (s < 86400) return unit(s / 3600, "hour");
-  return unit(s / 86400, "day");
-}
 
 nlohmann::json info_json(const ws::ProposalInfo& p) {
   auto or_null = [](const std::string& s) { return s.empty() ? nlohmann::json() : nlohmann::json(s); };
@@ -67,23 +55,7 @@ int do_list(const ws::Repository& repo, const Options& o) {
       fmt::print("{}\n", info_json(p).dump());
       continue;
     }
-    std::string branch = p.branch.rfind("refs/heads/", 0) == 0 ? p.branch.substr(11) : p.branch;
-    fmt::print("{}  {:<10}  {}  {}  {}  {}\n", p.id.substr(0, 12), ws::proposal_state_name(p.state), p.session,
-               branch, age(p.time), p.subject);
-    if (p.state == ws::ProposalState::stale) {
-      fmt::print("    stale: '{}' is now at {}{}", branch, p.branch_tip.empty() ? "nothing" : p.branch_tip.substr(0, 12),
-                 p.moved_by.empty() ? "" : " ('" + p.moved_by + "')");
-      if (p.colliding_paths.empty()) fmt::print("; no path collides (--rebase can apply it)\n");
-      else {
-        fmt::print("; changed on both sides:");
-        for (const auto& c : p.colliding_paths) fmt::print(" {}", c);
-        fmt::print("\n");
-      }
-    } else if (p.state == ws::ProposalState::superseded && !p.superseded_by.empty()) {
-      fmt::print("    superseded by {}\n", p.superseded_by.substr(0, 12));
-    } else if (p.state == ws::ProposalState::applied) {
-      fmt::print("    applied as {}\n", p.applied_as.substr(0, 12));
-    }
+    fmt::print("{}", wscli::proposal_list_entry(p));
   }
   return wscli::kExitOk;
 }
@@ -107,23 +79,10 @@ int do_show(const ws::Repository& repo, const Options& o) {
     fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     return wscli::kExitOk;
   }
-  const auto& p = shown->info;
   // First, before anything the author wrote: what the approver must not miss.
   if (auto policy = ws::policy_paths(shown->files); !policy.empty())
-    fmt::print("{}\n", ws::policy_change_banner(policy));
-  fmt::print("proposal {}\n", p.id);
-  fmt::print("Session: {}\nBranch:  {}\nBase:    {}\nAuthor:  {}\nState:   {}\n\n", p.session, p.branch,
-             p.base.empty() ? "(none)" : p.base, p.author, ws::proposal_state_name(p.state));
-  std::string msg = p.message;
-  std::size_t start = 0;
-  while (start < msg.size()) {
-    auto nl = msg.find('\n', start);
-    fmt::print("    {}\n", msg.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
-    if (nl == std::string::npos) break;
-    start = nl + 1;
-  }
-  fmt::print("\n{}", shown->stat);
-  if (!o.stat) fmt::print("\n{}", shown->patch);
+    fmt::print("{}\n", ws::terminal_safe(ws::policy_change_banner(policy), ws::LineBreaks::keep));
+  fmt::print("{}", wscli::proposal_show_text(*shown, o.stat));
   return wscli::kExitOk;
 }
 
@@ -183,14 +142,14 @@ int main(int argc, char** argv) {
                                       {"index_error", applied->index_error}}.dump());
   } else {
     std::string branch = applied->branch.rfind("refs/heads/", 0) == 0 ? applied->branch.substr(11) : applied->branch;
-    fmt::print("applied {} to '{}' as {}{}\n", o.id, branch, applied->commit, applied->rebased ? " (rebased)" : "");
+    fmt::print("applied {} to '{}' as {}{}\n", o.id, wscli::shown(branch), applied->commit, applied->rebased ? " (rebased)" : "");
   }
   if (!applied->index_error.empty())
     fmt::print(stderr,
                "{}: warning: the index did not follow the branch ({}); it still holds the old bytes of the "
                "applied paths: once no git is running, run 'git reset -q -- PATH...' on them (listed by "
                "'ws-apply --show {} --stat')\n",
-               kTool, applied->index_error, o.id);
+               kTool, wscli::shown(applied->index_error), o.id);
   // Everything is written (branch, refs, index); only teardown is left.
   wscli::exit_without_teardown(wscli::kExitOk);
 }

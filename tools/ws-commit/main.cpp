@@ -9,6 +9,7 @@
 
 #include "common/cli.h"
 #include "common/progress.h"
+#include "common/proposal_text.h"
 #include "libcheck/compile.h"
 #include "libcheck/policy_change.h"
 #include "libcheck/proposal.h"
@@ -92,11 +93,11 @@ int main(int argc, char** argv) {
     wscli::exit_without_teardown(wscli::kExitOk);
   }
   fmt::print("proposal {}\n", staged->id);
-  fmt::print("session  {}\n", staged->session);
+  fmt::print("session  {}\n", wscli::shown(staged->session));
   fmt::print("base     {}\n", staged->base.empty() ? "(none: unborn branch)" : staged->base);
   if (!staged->superseded.empty()) fmt::print("supersedes {}\n", staged->superseded);
-  for (const auto& p : ws::policy_paths(staged->files)) fmt::print("policy change: {}\n", p);
-  fmt::print("{}", staged->stat);
+  for (const auto& p : ws::policy_paths(staged->files)) fmt::print("policy change: {}\n", wscli::shown(p));
+  fmt::print("{}", wscli::shown_stat(staged->stat, staged->files));
   // The proposal is written; freeing the view's 20,000 entries one by one
   // would only delay the exit.
   wscli::exit_without_teardown(wscli::kExitOk);
