@@ -8,6 +8,8 @@
 
 #include "libcheck/repository.h"
 #include "libcheck/workspace_root.h"
+#include "policy_change_gate.h"
+#include "proposal_approval.h"
 #include "proposal_internal.h"
 
 namespace ws {
@@ -160,11 +162,13 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
       return refused("proposal " + id7 + " refused: " + *why, c.path);
   }
   if (Status st = refuse_secret_bytes(tr, base_tree->get(), prop_tree->get(), *changes, id7); !st) return st.error();
+  if (auto st = refuse_policy_change(*changes, options.allow_policy_change, info.id); !st) return st.error();
 
   // 3. The branch tip must still be its base.
-  std::string branch = normalise_branch(options.branch.empty() ? info.branch : options.branch);
-  if (branch.empty() || branch == "refs/heads/")
-    return make_error(Errc::usage, "proposal " + id7 + " names no branch; pass --branch");
+  auto target = target_branch(r, info, options.branch);
+  if (!target) return target.error();
+  const std::string branch = std::move(target).value();
+  if (auto st = check_distinct_approver(repo, info, branch); !st) return st.error();
   std::string tip = ref_target(r, branch);
   std::string new_parent = info.base;
   std::string candidate = info.id;  // the commit whose tree will land
@@ -215,6 +219,8 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
       auto w = open_workspace(o);
       if (!w) return w.error();
       proposed.emplace(std::move(w).value());
+      // The policy is the one of the tip it lands on.
+      if (auto st = refuse_by_policy_of(*changes, proposed->config, info.id); !st) return st.error();
     }
     RebuildVerdict v = rebuild_clean(*proposed);
     if (!v.clean)
@@ -231,7 +237,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   if (!committer) return committer.error();
   std::string message = info.message;
   while (!message.empty() && message.back() == '\n') message.pop_back();
-  message += "\n\nProposal-Id: " + info.id + "\n";
+  message += "\n\n" + approval_trailers(info.id, committer->get());
   git_oid final_tree = *git_commit_tree_id(pc->get());
   auto commit = write_commit(r, git_commit_author(pc->get()), committer->get(), message, final_tree, new_parent);
   if (!commit) return commit.error();
@@ -262,8 +268,8 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   if (rc < 0) return git::error(Errc::environment, "cannot move branch '" + branch_display(branch) + "'");
   git_reference_free(ref);
 
-  // 6. Marked applied (the Proposal-Id trailer on the branch says so too,
-  // should this step be cut short).
+  // 6. Marked applied: this ref is the only record of it (a Proposal-Id
+  // trailer is text anyone can write).
   std::string applied_ref = kAppliedPrefix + info.id;
   if (git_reference_create(&ref, r, applied_ref.c_str(), &new_oid, 0, "ws-apply: applied") == 0)
     git_reference_free(ref);

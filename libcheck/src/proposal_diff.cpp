@@ -153,15 +153,6 @@ Result<std::string> diff_patch(const TreeDiff& diff) {
   return out;
 }
 
-Result<std::vector<FileStat>> file_stats(git_repository* repo, git_tree* from, git_tree* to) {
-  auto diff = diff_trees(repo, from, to, 0);
-  if (!diff) return diff.error();
-  std::vector<FileStat> out;
-  out.reserve(diff->items.size());
-  for (auto& item : diff->items) out.push_back(std::move(item.stat));
-  return out;
-}
-
 Status refuse_secret_bytes(git_repository* repo, git_tree* base, git_tree* proposed,
                            const std::vector<TreeChange>& changes, const std::string& id7) {
   SecretBlobs secrets;

@@ -90,10 +90,6 @@ Result<TreeDiff> diff_trees(git_repository* repo, git_tree* from, git_tree* to, 
 // content is never shown.
 Result<std::string> diff_patch(const TreeDiff& diff);
 
-// Per-file stats with exact renames, for staging output and --show: the
-// items of diff_trees.
-Result<std::vector<FileStat>> file_stats(git_repository* repo, git_tree* from, git_tree* to);
-
 // Refuses (Errc::refused, naming the path) a change that puts a secret's
 // bytes at a path outside '.secrets/': the blob ids under '.secrets/' in
 // `base` or `proposed` are secrets under any path (ws(7)).

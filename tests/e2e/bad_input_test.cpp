@@ -654,8 +654,8 @@ TEST_CASE("bad input: file names with newlines and quotes: one escaped line each
     CHECK(l.rfind("line.json", 0) != 0);
   }
   auto d = diagnostic_lines(b.out);
-  CHECK(std::count(d.begin(), d.end(), "agents/new<U+000A>line.json: error[WS004]: " + nl_refusal) == 1);
-  CHECK(std::count(d.begin(), d.end(), "agents/tab\tand<U+001B>[31mred.json: error[WS004]: " + esc_refusal) == 1);
+  CHECK(std::count(d.begin(), d.end(), "agents/new\\nline.json: error[WS004]: " + nl_refusal) == 1);
+  CHECK(std::count(d.begin(), d.end(), "agents/tab\tand\\x1b[31mred.json: error[WS004]: " + esc_refusal) == 1);
   CHECK(std::count(d.begin(), d.end(),
                    "agents/it's \"quoted\".json: error[WS005]: file does not fit kind 'agent': its files are "
                    "agents/*.json") == 1);
@@ -682,4 +682,142 @@ TEST_CASE("bad input: file names with newlines and quotes: one escaped line each
   CHECK(g.status == 2);
   CHECK(g.out == "agents/AGalpha.json:2:  \"name\": \"Alpha\"\nagents/it's \"quoted\".json:1:{\"name\": \"Quoted\"}\n");
   CHECK(g.err == "ws-grep: " + nl_refusal + "\nws-grep: " + esc_refusal + "\n");
+}
+
+TEST_CASE("bad input: a kind schema that refers to itself is a manifest error in every tool", "[bad-input]") {
+  // {"$ref": "#"} sent valijson's parser round the reference forever, and a
+  // cycle through allOf would send the validator round it: a segfault in
+  // every tool that loads the pack.
+  TempRepo repo;
+  seed(repo);
+  const std::string head = R"({"kind": "agent", "files": "agents/*.json", "format": "json", "symbol": "Agents", "name": "/name", "schema": )";
+  struct Row {
+    std::string schema;
+    std::string problem;
+  };
+  const std::vector<Row> rows = {
+      {R"({"$ref": "#"})", "schema refers to itself without checking any part of the value: '#' -> '#'"},
+      {R"({"definitions": {"a": {"$ref": "#/definitions/b"}, "b": {"allOf": [{"$ref": "#/definitions/a"}]}}, "$ref": "#/definitions/a"})",
+       "schema refers to itself without checking any part of the value: '#/definitions/a' -> '#/definitions/b' -> "
+       "'#/definitions/b/allOf/0' -> '#/definitions/a'"},
+  };
+  for (const Row& row : rows) {
+    repo.write(".ws/kinds/agent.json", head + row.schema + "}");
+    for (bool committed : {false, true}) {
+      if (committed) repo.commit_all("a cyclic agent schema");
+      for (const char* tool : {"ws-ls", "ws-grep", "ws-build", "ws-commit"}) {
+        std::vector<std::string> args;
+        if (tool == std::string("ws-grep")) args = {"Alpha"};
+        if (tool == std::string("ws-build")) args = {"--all"};
+        if (tool == std::string("ws-commit")) args = {"-m", "x"};
+        auto r = bounded(repo, tool, args);
+        INFO(tool << (committed ? " (committed)" : " (working tree)") << ": " << row.schema);
+        CHECK(r.status == 2);
+        CHECK(r.out == "");
+        CHECK(r.err == std::string(tool) + ": kind manifest '.ws/kinds/agent.json': invalid schema: " + row.problem + "\n");
+      }
+    }
+    repo.git({"rm", "-q", ".ws/kinds/agent.json"});
+    repo.commit_all("drop the schema");
+  }
+}
+
+TEST_CASE("bad input: a FIFO where git reads a file is refused without blocking", "[bad-input]") {
+  // libgit2 opens ignore, exclude, config and index files with a plain
+  // open(2), which waits forever for a writer on a FIFO.
+  TempRepo repo;
+  seed(repo);
+  repo.write("agents/AGnew.json", "{\"name\": \"New\"}\n");  // untracked: its ignore rules are read
+  const std::string git_dir = repo.path() + "/.git/";
+  struct Site {
+    std::string path;  // relative to the repository
+    std::string shown;  // as the message names it
+    std::string what;
+  };
+  const std::vector<Site> sites = {
+      {".gitignore", "path '.gitignore'", "ignore rules from "},
+      {"agents/.gitignore", "path 'agents/.gitignore'", "ignore rules from "},
+      {".git/info/exclude", "'" + git_dir + "info/exclude'", ""},
+      {".git/index", "'" + git_dir + "index'", ""},
+      {".git/config", "'" + git_dir + "config'", ""},
+  };
+  for (const Site& site : sites) {
+    const std::string abs = repo.abs(site.path);
+    const std::string saved = abs + ".saved";
+    if (repo.exists(site.path)) std::filesystem::rename(abs, saved);
+    std::filesystem::create_directories(std::filesystem::path(abs).parent_path());
+    REQUIRE(::mkfifo(abs.c_str(), 0644) == 0);
+    for (const char* tool : {"ws-ls", "ws-grep", "ws-build", "ws-commit"}) {
+      std::vector<std::string> args;
+      if (tool == std::string("ws-grep")) args = {"Alpha"};
+      if (tool == std::string("ws-commit")) args = {"-m", "x"};
+      auto r = bounded(repo, tool, args, 20);
+      INFO(tool << " with a FIFO at " << site.path);
+      CHECK(r.status == 2);
+      CHECK(r.out == "");
+      CHECK(r.err == std::string(tool) + ": refused " + site.shown + ": a FIFO where git reads " + site.what +
+                         "a regular file; remove it or replace it with a file\n");
+    }
+    std::filesystem::remove(abs);
+    if (std::filesystem::exists(saved)) std::filesystem::rename(saved, abs);
+  }
+  // A symlink as an ignore file would be followed out of the tree.
+  std::filesystem::create_symlink("/etc/passwd", repo.abs("agents/.gitignore"));
+  auto r = bounded(repo, "ws-ls", {});
+  CHECK(r.status == 2);
+  CHECK(r.err == "ws-ls: refused path 'agents/.gitignore': a symlink where git reads ignore rules from a regular "
+                 "file; remove it or replace it with a file\n");
+  std::filesystem::remove(repo.abs("agents/.gitignore"));
+  CHECK(bounded(repo, "ws-ls", {}).status == 0);
+}
+
+TEST_CASE("bad input: 2^16 nested brackets in every format are a diagnostic in every tool", "[bad-input]") {
+  // tree-sitter 0.20.7 (Debian's) freed a tree of 2^16 nested nodes wrongly
+  // (tree-sitter issue 2134): abort or segfault in every tool that parsed it.
+  TempRepo repo;
+  seed(repo);
+  const std::size_t n = 65600;
+  auto nest = [](const std::string& open, const std::string& middle, const std::string& close, std::size_t depth) {
+    return repeat(open, depth) + middle + repeat(close, depth);
+  };
+  const std::map<std::string, std::string> files = {
+      {"ai-tools/TLparen.cs", "// name: Paren\nreturn " + nest("(", "1", ")", n) + ";\n"},
+      {"ai-tools/TLbrack.cs", "// name: Brack\nvar x = " + nest("[", "", "]", n) + ";\n"},
+      {"ai-tools/TLbrace.cs", "// name: Brace\n" + nest("{", "", "}", n) + "\n"},
+      {"ai-tools/TLinterp.cs", "// name: Interp\nreturn " + nest("$\"{", "1", "}\"", n) + ";\n"},
+      {"agents/AGdeep.json", nest("[", "", "]", 65536) + "\n"},
+      {"agents/AGdeeper.json", nest("[", "", "]", 65535) + "\n"},
+      {"prompts/PRdeep.md", "---\nname: Deep\nx: " + nest("[", "", "]", 65536) + "\n---\n"},
+      {"prompts/PRblocks.md", "---\nname: Blocks\nx:\n" + repeat("- ", 65536) + "a\n---\n"},
+  };
+  for (const auto& [path, bytes] : files) repo.write(path, bytes);
+  for (bool committed : {false, true}) {
+    if (committed) repo.commit_all("deep files");
+    for (const char* format : {"human", "json", "sarif"}) {
+      auto b = bounded(repo, "ws-build", {"--all", "--format", format}, 300);
+      INFO("ws-build --format " << format << (committed ? " (committed)" : ""));
+      CHECK(b.status == 1);
+      CHECK(b.err == "");
+      for (const auto& [path, bytes] : files) CHECK(b.out.find(path) != std::string::npos);
+    }
+    auto human = bounded(repo, "ws-build", {"--all"}, 300);
+    for (const auto& [path, bytes] : files) {
+      INFO(path);
+      bool diagnosed = false;
+      for (const auto& l : diagnostic_lines(human.out))
+        diagnosed = diagnosed || (l.rfind(path + ":", 0) == 0 && (l.find("error[WS016]") != std::string::npos ||
+                                                                  l.find("error[WS001]") != std::string::npos));
+      CHECK(diagnosed);
+    }
+    for (std::vector<std::string> args : {std::vector<std::string>{"ws-ls", "-l"},
+                                          std::vector<std::string>{"ws-grep", "--in", "code", "1"},
+                                          std::vector<std::string>{"ws-grep", "--ref", "Agents.Alpha"},
+                                          std::vector<std::string>{"ws-commit", "-m", "deep"}}) {
+      std::string tool = args[0];
+      args.erase(args.begin());
+      auto r = bounded(repo, tool, args, 300);
+      INFO(tool << (committed ? " (committed)" : ""));
+      CHECK(r.status <= 1);
+    }
+  }
 }

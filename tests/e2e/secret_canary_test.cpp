@@ -193,7 +193,8 @@ std::vector<Command> commands_for(const Case& c) {
       args.insert(args.end(), f.begin(), f.end());
       out.push_back({"ws-apply", args, 0});
     }
-    out.push_back({"ws-apply", {"--json", c.proposal}, c.apply});
+    // As far as an approver can take it: past the gate of a policy change.
+    out.push_back({"ws-apply", {"--json", "--allow-policy-change", c.proposal}, c.apply});
   }
   return out;
 }
@@ -279,7 +280,9 @@ TEST_CASE("secret canary: no workspace configuration reaches .secrets/ in any sp
   const std::string unrouted = "{\"unrouted\": \"error\", \"protected\": []}\n";
   // Each with a copy of the secret under another spelling of its folder:
   // the same folder on a checkout that folds case or drops trailing dots.
-  // An unknown key ('ignore') is refused before anything is read.
+  // The configuration is the base commit's: committed, an unknown key
+  // ('ignore') is refused before anything is read; uncommitted, it is a
+  // proposed configuration the build reports.
   for (bool committed : {false, true}) {
     Box box;
     box.repo.write(".ws/config.json", ignore);
@@ -287,11 +290,13 @@ TEST_CASE("secret canary: no workspace configuration reaches .secrets/ in any sp
     std::string head = committed ? box.repo.commit_all("config") : box.base;
     std::string p = committed ? box.proposal_on(head, {{"skills/SKsummarize01.md", box.blob_of(kHarmlessSkill)}})
                               : box.proposal_on(head, {{".ws/config.json", box.blob_of(ignore)}});
+    const Expect e = committed ? kAllRefused : Expect{0, 0, 1, 1, 1};
     sweep(box, {std::string("ignore globs, ") + (committed ? "committed" : "uncommitted"),
-                {{{}, kAllRefused}, {{"--proposal", p}, kAllRefused}}, p, 2});
+                {{{}, e}, {{"--proposal", p}, e}}, p, committed ? 2 : 1});
   }
-  // A size cap below every file: each file is too large (ws-grep cannot
-  // read one: exit 2), and the secret is still neither opened nor measured.
+  // A size cap below every file: committed, each file is too large (ws-grep
+  // cannot read one: exit 2), and the secret is still neither opened nor
+  // measured; uncommitted, the base's cap holds.
   for (bool committed : {false, true}) {
     Box box;
     box.repo.write(".ws/config.json", tiny_cap);
@@ -301,7 +306,7 @@ TEST_CASE("secret canary: no workspace configuration reaches .secrets/ in any sp
                               : box.proposal_on(head, {{".ws/config.json", box.blob_of(tiny_cap)},
                                                        {".Secrets/API_KEY", box.blob},
                                                        {"skills/SKsummarize01.md", box.blob_of(kHarmlessSkill)}});
-    Expect e{0, 0, 2, 1, 1};
+    const Expect e{0, 0, committed ? 2 : 1, 1, 1};
     sweep(box, {std::string("a one-byte size cap, ") + (committed ? "committed" : "uncommitted"),
                 {{{}, e}, {{"--proposal", p}, e}}, p, 1});
   }
@@ -423,7 +428,7 @@ TEST_CASE("secret canary: a redefined secret kind stops every tool with one line
            {"ws-build", {"--all", "--format", "sarif"}},
            {"ws-commit", {"-m", "Read the key"}},
            {"ws-ls", {"--proposal", p, "-l"}},
-           {"ws-apply", {p}}}) {
+           {"ws-apply", {"--allow-policy-change", p}}}) {
     RunResult r = box.tool(tool, args);
     INFO(tool << "\n" << r.out << r.err);
     CHECK(r.status == 2);

@@ -9,7 +9,9 @@
 
 #include "common/cli.h"
 #include "common/progress.h"
+#include "common/proposal_text.h"
 #include "libcheck/compile.h"
+#include "libcheck/policy_change.h"
 #include "libcheck/proposal.h"
 #include "libcheck/render.h"
 
@@ -83,18 +85,20 @@ int main(int argc, char** argv) {
       if (f.secret) fj.update({{"additions", nullptr}, {"deletions", nullptr}, {"secret", true}});  // path only
       files.push_back(std::move(fj));
     }
-    nlohmann::json j{{"type", "proposal"}, {"id", staged->id}, {"session", workspace->session},
+    nlohmann::json j{{"type", "proposal"}, {"id", staged->id}, {"session", staged->session},
                      {"base", staged->base.empty() ? nlohmann::json() : nlohmann::json(staged->base)},
-                     {"branch", staged->branch}, {"files", files}};
+                     {"branch", staged->branch}, {"files", files},
+                     {"policy_change", ws::policy_paths(staged->files)}};
     j["supersedes"] = staged->superseded.empty() ? nlohmann::json() : nlohmann::json(staged->superseded);
     fmt::print("{}\n", j.dump());
     wscli::exit_without_teardown(wscli::kExitOk);
   }
   fmt::print("proposal {}\n", staged->id);
-  fmt::print("session  {}\n", workspace->session);
+  fmt::print("session  {}\n", wscli::shown(staged->session));
   fmt::print("base     {}\n", staged->base.empty() ? "(none: unborn branch)" : staged->base);
   if (!staged->superseded.empty()) fmt::print("supersedes {}\n", staged->superseded);
-  fmt::print("{}", staged->stat);
+  for (const auto& p : ws::policy_paths(staged->files)) fmt::print("policy change: {}\n", wscli::shown(p));
+  fmt::print("{}", wscli::shown_stat(staged->stat, staged->files));
   // The proposal is written; freeing the view's 20,000 entries one by one
   // would only delay the exit.
   wscli::exit_without_teardown(wscli::kExitOk);
