@@ -311,7 +311,7 @@ Result<Reading> read_items(const View& view, const KindPack& kinds, const Worksp
       if (report) ++summary.files_checked;
       if (link) {
         // Reported above; never read, so not in the overlay.
-      } else if (is_secret_path(e.path)) {
+      } else if (is_secret_path(e.path) || view_kind->never_read) {
         name_only(it.view);
       } else if (it.changed) {
         // Committed or staged bytes have their id already, and so has a
@@ -334,7 +334,7 @@ Result<Reading> read_items(const View& view, const KindPack& kinds, const Worksp
         it.base.path = base_path;
         if (from_index(it.base)) {
           // Counted with the index's definitions (build()).
-        } else if (is_secret_path(base_path)) {
+        } else if (is_secret_path(base_path) || base_kind->never_read) {
           name_only(it.base);
         } else if (!from_cache(it.base, e.base_blob_id)) {
           add_job(i, true, Job::Source::blob, true);

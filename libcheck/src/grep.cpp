@@ -292,8 +292,9 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
     if (!matched) continue;
     const Kind* kind = routed[at];
     // Secrets are dropped here, before anything could read them: under
-    // '.secrets/', or another path whose blob id is a secret's.
-    if (view.is_secret(e)) {
+    // '.secrets/', another path whose blob id is a secret's, or a file of a
+    // kind that is never read.
+    if (never_read(view, e, kind)) {
       if (view.holds_secret_bytes(e)) summary.secret_bytes_skipped.push_back(e.path);
       else ++summary.secrets_skipped;
       continue;

@@ -123,11 +123,13 @@ std::string_view first_folder(std::string_view files) {
   return slash == std::string_view::npos ? std::string_view() : files.substr(0, slash);
 }
 
-// What a workspace manifest may never do (ws(7), the secret kind): what is
-// read is decided by the path ('.secrets/' never is), so no manifest of a
-// workspace can claim that folder, stand in for the secret kind, or say
-// whether content is read. Checked on the raw manifest, before anything
-// else, so no other finding can hide this one; whatever the spelling.
+// What a workspace manifest may never do (ws(7), SECRETS): whether a secret
+// is read is decided by its path ('.secrets/' never is), so no manifest of
+// a workspace can claim that folder or the root above it, or stand in for
+// the secret kind. (A kind of its own that is never read only reads less,
+// and its base keeps it so: base_kinds.h.) Checked on the raw manifest,
+// before anything else, so no other finding can hide this one; whatever
+// the spelling.
 std::optional<Error> refuse_secret_claims(const std::string& source, const nlohmann::json& m) {
   auto str = [&](const char* key) -> std::string {
     return m.contains(key) && m[key].is_string() ? m[key].get<std::string>() : std::string();
@@ -145,10 +147,6 @@ std::optional<Error> refuse_secret_claims(const std::string& source, const nlohm
   if (iequals_ascii(symbol, "Secrets"))
     return invalid(source, fmt::format("'symbol' takes the root '{}' of the built-in secret kind; choose another "
                                        "root", symbol));
-  if (m.contains("never_read") || str("format") == "opaque")
-    return invalid(source, "whether content is read is decided by its path, never by a manifest: 'never_read' and "
-                           "format \"opaque\" belong to the built-in secret kind alone; drop them and use json, "
-                           "csharp or markdown");
   return std::nullopt;
 }
 

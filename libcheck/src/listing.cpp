@@ -34,7 +34,7 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
       out.refused.push_back(make_error(Errc::refused, secret_bytes_refusal(e.path), e.path, "secret"));
       continue;
     }
-    if (is_secret_path(e.path) && !want_secrets) continue;
+    if ((is_secret_path(e.path) || (kind && kind->never_read)) && !want_secrets) continue;
     if (auto rej = check_path(e.path, policy)) {
       if (rej->rule != PathRule::secret)
         out.refused.push_back(make_error(Errc::refused, rej->message(), e.path, path_rule_name(rej->rule)));
@@ -56,7 +56,7 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
     le.entry = &e;
     le.kind = kind;
     le.config = !kind && is_workspace_config_path(e.path);
-    le.secret = ws.view.is_secret(e);
+    le.secret = never_read(ws.view, e, kind);
     out.entries.push_back(std::move(le));
   }
   for (std::size_t i = 0; i < spec_hit.size(); ++i)
@@ -68,7 +68,7 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
   std::vector<std::optional<Error>> why(out.entries.size());
   parallel_for(out.entries.size(), [&](std::size_t i) {
     const ListedEntry& le = out.entries[i];
-    if (!is_secret_path(le.entry->path)) why[i] = ws.view.content().refusal(*le.entry);
+    if (!le.secret) why[i] = ws.view.content().refusal(*le.entry);
   });
   if (std::any_of(why.begin(), why.end(), [](const auto& w) { return w.has_value(); })) {
     std::size_t kept = 0;
@@ -94,7 +94,7 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
       if (le.secret) {
         // The name is the file name; a secret's size would describe its
         // content: not shown.
-        if (le.kind && is_secret_path(e.path)) le.name = read_definition(*le.kind, e.path, {}, ws.kinds).name;
+        if (le.kind && le.kind->never_read) le.name = read_definition(*le.kind, e.path, {}, ws.kinds).name;
         return;
       }
       le.size = ws.view.content().size_of(e);

@@ -5,6 +5,7 @@
 
 #include "confined_open.h"
 #include "git_util.h"
+#include "libcheck/kinds.h"
 #include "libcheck/path_policy.h"
 
 namespace ws {
@@ -15,6 +16,10 @@ void SecretBlobs::insert(std::string_view hex_id) {
 
 void SecretBlobs::insert_all(const SecretBlobs& other) {
   for (const auto& id : other.ids_) ids_.insert(id);
+}
+
+bool never_read(const View& view, const ViewEntry& e, const Kind* kind) {
+  return view.is_secret(e) || (kind && kind->never_read);
 }
 
 std::string secret_bytes_refusal(std::string_view path) {

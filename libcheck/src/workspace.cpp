@@ -248,7 +248,10 @@ Result<View> whole_view(const Workspace& ws) {
 }
 
 std::optional<std::string> read_view_path(const Workspace& ws, const std::string& path) {
-  if (is_secret_path(path)) return std::nullopt;  // and the view refuses a secret's bytes under any path
+  // Never a secret's (and the view refuses a secret's bytes under any path),
+  // nor a file of a kind that is never read.
+  if (is_secret_path(path)) return std::nullopt;
+  if (const Kind* kind = ws.kinds.route(path); kind && kind->never_read) return std::nullopt;
   if (const ViewEntry* e = ws.view.find(path)) {
     auto bytes = ws.view.read(*e);
     if (!bytes) return std::nullopt;

@@ -271,6 +271,18 @@ TEST_CASE("secret canary: no kind manifest reaches .secrets/, uncommitted or com
                                                  {{"--proposal", p}, kAllRefused}}, p, 2});
     }
   }
+  {
+    // A kind of the workspace's own that is never read (allowed: it only
+    // reads less) keeps its files unread in every tool too.
+    Box box;
+    box.repo.write(".ws/kinds/credential.json", R"({"kind": "credential", "files": "credentials/*", "format": "opaque", )"
+                                                R"("symbol": "Credentials", "name": "filename"})" "\n");
+    box.repo.write("credentials/db", "{\"name\": \"" + kCanary + "\"}\n");
+    std::string head = box.repo.commit_all("credentials, never read");
+    std::string p = box.proposal_on(head, {{"skills/SKsummarize01.md", box.blob_of(kHarmlessSkill)}});
+    const Expect clean{0, 0, 1, 0, 1};
+    ran += sweep(box, {"a never-read kind of the workspace", {{{}, clean}, {{"--proposal", p}, clean}}, p, 0});
+  }
   CHECK(ran > 500);
 }
 

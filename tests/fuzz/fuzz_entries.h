@@ -327,8 +327,8 @@ inline std::string kind_manifest(std::string_view data) {
       return "kind '" + k.name + "' has the folder '" + printable(k.dir) + "' the path policy refuses";
     if (k.format == ws::Format::opaque && !k.never_read) return "an opaque kind that may be read";
     // What a workspace manifest may never do (ws(7), SECRETS).
-    if (k.source == "fuzz.json" && (k.name == "secret" || k.never_read || under_secrets(k.dir + "x") ||
-                                    lowered(k.symbol_root) == "secrets"))
+    if (k.source == "fuzz.json" &&
+        (k.name == "secret" || under_secrets(k.dir + "x") || lowered(k.symbol_root) == "secrets"))
       return "a workspace kind '" + printable(k.name) + "' that reaches for the secrets";
   }
   for (const char* secret : {".secrets/Key", ".SECRETS/Key", ".secrets./Key"})

@@ -207,7 +207,7 @@ TEST_CASE("invalid manifests are refused with a message naming the manifest", "[
       {R"({"kind": "x", "files": "x/*.json", "format": "json", "symbol": "class"})", "'symbol'"},
       {R"({"kind": "x", "files": "x/*.json", "format": "json", "name": "name"})", "'name'"},
       {R"({"kind": "x", "files": "x/*.cs", "format": "csharp", "name": "/a/b"})", "header key"},
-      {R"({"kind": "x", "files": "x/*", "format": "opaque", "name": "/name"})", "never by a manifest"},
+      {R"({"kind": "x", "files": "x/*", "format": "opaque", "name": "/name"})", "\"filename\""},
       {R"({"kind": "x", "files": "x/*.json", "format": "json", "references": [{"at": "/a"}]})", "'kind'"},
       {R"({"kind": "x", "files": "x/*.json", "format": "json", "references": [{"at": "a", "kind": "agent"}]})", "'at'"},
       {R"({"kind": "x", "files": "x/*.json", "format": "json", "references": [{"at": "/a", "kind": "nope"}]})",
@@ -220,7 +220,7 @@ TEST_CASE("invalid manifests are refused with a message naming the manifest", "[
       {R"({"kind": "x", "files": "x/*.json", "format": "json", "schema": {"type": "object", "properties": {"a": {"pattern": "("}}}})",
        "invalid schema"},
       {R"({"kind": "x", "files": "x/*.json", "format": "json", "schema": 5})", "invalid schema"},
-      {R"({"kind": "x", "files": "x/*.json", "format": "json", "never_read": true})", "'never_read'"},
+      {R"({"kind": "x", "files": "x/*.json", "format": "json", "never_read": true})", "opaque"},
       {R"({"kind": "x", "files": "x/*.json", "format": "json", "members": {"at": "/f/*", "implicit": ["int"]}})",
        "implicit"},
   };
@@ -350,10 +350,8 @@ TEST_CASE("no workspace manifest reaches .secrets/ or stands in for the secret k
       // its symbol root
       {R"({"kind": "vault", "files": "vault/*.json", "format": "json", "symbol": "Secrets"})", "takes the root 'Secrets'"},
       {R"({"kind": "vault", "files": "vault/*.json", "format": "json", "symbol": "secrets"})", "takes the root 'secrets'"},
-      // whether content is read
-      {R"({"kind": "vault", "files": "vault/*", "format": "opaque", "name": "filename"})", "never by a manifest"},
-      {R"({"kind": "vault", "files": "vault/*.json", "format": "json", "never_read": false})", "never by a manifest"},
-      {R"({"kind": "vault", "files": "vault/*", "format": "opaque", "never_read": true, "name": "filename"})", "never by a manifest"},
+      // never read, but on the secrets
+      {R"({"kind": "vault", "files": ".secrets/*", "format": "opaque", "name": "filename"})", "claims files under '.secrets/'"},
   };
   for (const Row& row : rows) {
     INFO(row.text);
@@ -368,7 +366,13 @@ TEST_CASE("no workspace manifest reaches .secrets/ or stands in for the secret k
                                             ws::KindPack::digest_of(defaults, {{".ws/kinds/x.json", row.text}}));
     CHECK_FALSE(vouched.ok());
   }
-  // A kind of its own elsewhere, referring to secrets by name, is fine.
+  // A kind of its own elsewhere, referring to secrets by name, is fine, and
+  // so is one that is never read: it only reads less.
+  auto opaque = ws::KindPack::from_texts(
+      defaults, {{".ws/kinds/x.json", R"({"kind": "credential", "files": "credentials/*", "format": "opaque",
+                                          "symbol": "Credentials", "name": "filename"})"}});
+  REQUIRE(opaque.ok());
+  CHECK(opaque->by_name("credential")->never_read);
   auto fine = ws::KindPack::from_texts(
       defaults, {{".ws/kinds/x.json", R"({"kind": "vault", "files": "vault/*.json", "format": "json", "symbol": "Vaults",
                                           "references": [{"at": "/key", "kind": "secret"}]})"}});

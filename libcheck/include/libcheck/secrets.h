@@ -16,6 +16,10 @@
 
 namespace ws {
 
+class View;
+struct ViewEntry;
+struct Kind;
+
 class SecretBlobs {
  public:
   // `hex_id`: a blob id as 40 hex digits; anything else is ignored.
@@ -48,5 +52,11 @@ class SecretBlobs {
 // secret's content is never opened or shown under any path); remove the
 // file or give it other content"
 std::string secret_bytes_refusal(std::string_view path);
+
+// Whether the view's bytes of `e`, routed to `kind` (may be null), are
+// never read: a secret's (View::is_secret), or a file of a kind that is
+// never read (the secret kind, or a workspace's own kind its base keeps
+// never read). What a tool lists, searches or parses asks this.
+bool never_read(const View& view, const ViewEntry& e, const Kind* kind);
 
 }  // namespace ws
