@@ -101,19 +101,53 @@ void sync_dir(const std::string& dir) {
   ::close(fd);
 }
 
-// The record's temporary file, written and synced: `<dir>/apply.json.<pid>.tmp`.
-Result<int> write_temporary(const std::string& tmp, const std::string& bytes) {
+// Writes `bytes` to the open file `fd` (locked first, so that no other run
+// takes its apply for a dead one) and syncs it.
+Status fill(int fd, const std::string& bytes, const std::string& path) {
+  if (::flock(fd, LOCK_EX) != 0) return io_error("lock the apply record", path, errno);
+  if (auto st = write_all(fd, bytes, path); !st) return st;
+  if (::fsync(fd) != 0) return io_error("write the apply record", path, errno);
+  return Ok{};
+}
+
+// The record, written to a file with no name yet (O_TMPFILE), so that a
+// kill leaves nothing; -1 where the file system cannot make one.
+Result<int> write_unnamed(const std::string& dir, const std::string& bytes) {
+  int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) return -1;
+    return io_error("write the apply record", dir, errno);
+  }
+  if (auto st = fill(fd, bytes, dir); !st) {
+    ::close(fd);
+    return st.error();
+  }
+  return fd;
+}
+
+// Elsewhere, a named temporary file `tmp` ("apply.json.<pid>.tmp", which the
+// next apply removes if a kill left it).
+Result<int> write_named(const std::string& tmp, const std::string& bytes) {
   ::unlink(tmp.c_str());  // left by a killed process that had this pid
   int fd = ::open(tmp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return io_error("write the apply record", tmp, errno);
-  // Locked before it has a name another run could open.
-  if (::flock(fd, LOCK_EX) != 0 || !write_all(fd, bytes, tmp) || ::fsync(fd) != 0) {
-    int err = errno;
+  if (auto st = fill(fd, bytes, tmp); !st) {
     ::close(fd);
     ::unlink(tmp.c_str());
-    return io_error("write the apply record", tmp, err ? err : EIO);
+    return st.error();
   }
   return fd;
+}
+
+// Gives the written file its name; link(2), unlike rename(2), never
+// replaces: a record already there stays. Returns errno, 0 when linked.
+int publish(int fd, const std::string& tmp, const std::string& path) {
+  int rc = tmp.empty() ? ::linkat(AT_FDCWD, ("/proc/self/fd/" + std::to_string(fd)).c_str(), AT_FDCWD,
+                                  path.c_str(), AT_SYMLINK_FOLLOW)
+                       : ::link(tmp.c_str(), path.c_str());
+  int err = rc == 0 ? 0 : errno;
+  if (!tmp.empty()) ::unlink(tmp.c_str());
+  return err;
 }
 
 }  // namespace
@@ -168,17 +202,18 @@ Result<RecordFile> RecordFile::create(const std::string& git_dir, const ApplyRec
   const std::string dir = apply_dir(git_dir);
   if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) return io_error("create", dir, errno);
   const std::string path = record_file(git_dir);
-  const std::string tmp = path + "." + std::to_string(::getpid()) + ".tmp";
-  auto fd = write_temporary(tmp, to_json(record).dump() + "\n");
+  std::string tmp;
+  const std::string bytes = to_json(record).dump() + "\n";
+  auto fd = write_unnamed(dir, bytes);
+  if (fd && *fd < 0) {
+    tmp = path + "." + std::to_string(::getpid()) + ".tmp";
+    fd = write_named(tmp, bytes);
+  }
   if (!fd) return fd.error();
   RecordFile f;
   f.fd_ = *fd;
   f.path_ = path;
-  // link(2), unlike rename(2), never replaces: a record already there stays.
-  int linked = ::link(tmp.c_str(), path.c_str());
-  int err = errno;
-  ::unlink(tmp.c_str());
-  if (linked != 0) {
+  if (int err = publish(f.fd_, tmp, path); err != 0) {
     if (err == EEXIST)
       return make_error(Errc::refused, "an apply record exists already ('" + path + "')", path, "record-exists");
     return io_error("write the apply record", path, err);
