@@ -72,12 +72,8 @@ ApplyRecord new_record(const Repository& repo, const ApplyJournal::Start& s, std
   r.old_tip = s.old_tip;
   r.new_commit = s.new_commit;
   r.paths = std::move(paths);
-  const std::string common = with_slash(repo.common_dir());
-  r.locks = {common + s.branch + ".lock", common + kAppliedPrefix + s.proposal + ".lock"};
-  if (index_here) {
-    r.index = with_slash(repo.git_dir()) + "index";
-    for (auto& f : index_update_files(r.index, apply_dir(repo.git_dir()))) r.locks.push_back(f);
-  }
+  if (index_here) r.index = worktree_index(repo);
+  r.locks = expected_locks(repo, r);
   return r;
 }
 
@@ -98,6 +94,16 @@ Result<RecordFile> write_record(const Repository& repo, const ApplyRecord& recor
 }
 
 }  // namespace
+
+std::string worktree_index(const Repository& repo) { return with_slash(repo.git_dir()) + "index"; }
+
+std::vector<std::string> expected_locks(const Repository& repo, const ApplyRecord& r) {
+  const std::string common = with_slash(repo.common_dir());
+  std::vector<std::string> locks{common + r.branch + ".lock", common + kAppliedPrefix + r.proposal + ".lock"};
+  if (!r.index.empty())
+    for (auto& f : index_update_files(r.index, apply_dir(repo.git_dir()), r.pid)) locks.push_back(f);
+  return locks;
+}
 
 std::string other_checkout(const Repository& repo, const std::string& branch) {
   git_repository* r = repo.raw();

@@ -141,8 +141,8 @@ class IndexUpdate {
   timespec mtime_{};
   bool locked_ = false;
 };
-// The files IndexUpdate may create for `index_path`: its lock and temporary files.
-std::vector<std::string> index_update_files(const std::string& index_path, const std::string& scratch);
+// The files IndexUpdate may create for `index_path` in process `pid`: its lock and temporary files.
+std::vector<std::string> index_update_files(const std::string& index_path, const std::string& scratch, long pid);
 // The marker an apply's index lock holds, for `proposal`.
 std::string index_lock_marker(const std::string& proposal);
 
@@ -193,6 +193,12 @@ struct RecordLocks {
   std::vector<std::string> own, foreign;
 };
 RecordLocks record_locks(const ApplyRecord& record, const timespec& written);
+
+// This worktree's index file, the one an apply brings to the new commit.
+std::string worktree_index(const Repository& repo);
+// The lock and temporary files the apply `record` describes may create:
+// what its record must name, and all it may name.
+std::vector<std::string> expected_locks(const Repository& repo, const ApplyRecord& record);
 
 // The worktree, other than this one, where `branch` is checked out; empty when none.
 std::string other_checkout(const Repository& repo, const std::string& branch);

@@ -72,9 +72,21 @@ bool index_behind(const Repository& repo, const ApplyRecord& r) {
   return false;
 }
 
+// A record names this worktree's index (or none), a branch, and exactly the
+// lock files its apply may create: no other file is ever removed or
+// written on its word.
+Status check_names(const Repository& repo, const ApplyRecord& r) {
+  int valid = 0;
+  if (git_reference_name_is_valid(&valid, r.branch.c_str()) != 0 || !valid ||
+      (!r.index.empty() && r.index != worktree_index(repo)) || r.locks != expected_locks(repo, r))
+    return damaged(repo.git_dir(), "names files that are not its apply's");
+  return Ok{};
+}
+
 Result<Assessment> assess(const Repository& repo, const FoundRecord& found) {
   Assessment a;
   const ApplyRecord& r = found.record;
+  if (auto st = check_names(repo, r); !st) return st.error();
   a.locks = record_locks(r, found.file.written());
   a.happened = apply_happened(repo.raw(), r);
   if (!a.happened) return a;

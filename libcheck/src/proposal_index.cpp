@@ -325,8 +325,8 @@ Result<bool> IndexUpdate::write_fast(const std::vector<AppliedPath>& changes, co
 
 std::string index_lock_marker(const std::string& proposal) { return "ws-apply " + proposal + "\n"; }
 
-std::vector<std::string> index_update_files(const std::string& index_path, const std::string& scratch) {
-  return {index_path + ".lock", scratch + "/index.lock." + std::to_string(::getpid()) + ".tmp",
+std::vector<std::string> index_update_files(const std::string& index_path, const std::string& scratch, long pid) {
+  return {index_path + ".lock", scratch + "/index.lock." + std::to_string(pid) + ".tmp",
           scratch + "/index.new", scratch + "/index.new.lock"};
 }
 
@@ -338,7 +338,7 @@ Result<std::unique_ptr<IndexUpdate>> IndexUpdate::lock(const std::string& index_
   u->scratch_ = scratch;
   // The marker is written first and linked into place: link(2) fails when
   // the lock exists, as O_EXCL would, and the lock never exists without it.
-  const std::string tmp = index_update_files(index_path, scratch)[1];
+  const std::string tmp = index_update_files(index_path, scratch, ::getpid())[1];
   if (auto st = write_file(tmp, marker); !st) {
     ::unlink(tmp.c_str());
     return st.error();
@@ -431,7 +431,7 @@ Status IndexUpdate::write_with_libgit2(const std::vector<AppliedPath>& paths, co
 }
 
 Status IndexUpdate::write(const std::vector<AppliedPath>& paths) {
-  const std::string to = index_update_files(index_path_, scratch_)[2];
+  const std::string to = index_update_files(index_path_, scratch_, ::getpid())[2];
   auto fast = write_fast(paths, to);
   if (!fast) return fast.error();
   if (!*fast) {

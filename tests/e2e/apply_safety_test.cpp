@@ -205,6 +205,9 @@ TEST_CASE("apply: an index entry staged at a changed path is never overwritten; 
       {"a removal staged at a modified path", {{"rm", "-q", "--cached", kAgent}}, "'agents/AGalpha.json'"},
       {"an addition staged at an added path", {{"add", "agents/AGgamma.json"}}, "'agents/AGgamma.json'"},
       {"an executable bit staged", {{"update-index", "--chmod=+x", kAgent}}, "'agents/AGalpha.json'"},
+      {"an entry staged below a file the proposal adds",
+       {{"update-index", "--add", "--cacheinfo", "100644," + rev(repo, "main:agents/AGbeta.json") + ",agents/AGgamma.json/x"}},
+       "'agents/AGgamma.json', 'agents/AGgamma.json/x'"},
   };
   for (const auto& c : cases) {
     INFO(c.name);
@@ -442,10 +445,29 @@ TEST_CASE("apply: a damaged apply record is named, never acted on", "[apply-reco
   repo.write(kAgent, agent("proposed"));
   std::string id = stage(repo, "One");
   fs::create_directories(repo.abs(".git/ws"));
-  { std::ofstream(repo.abs(".git/ws/apply.json")) << "{\"ws_apply_record\": 1, \"proposal\": \"x\"}\n"; }
   const std::string path = fs::canonical(repo.abs(".git/ws")).string() + "/apply.json";
-  const std::string msg = "the apply record '" + path +
-                          "' is damaged; if no ws-apply is running, look at it, then remove it";
+  std::string msg;
+  SECTION("one that does not parse") {
+    { std::ofstream(path) << "{\"ws_apply_record\": 1, \"proposal\": \"x\"}\n"; }
+    msg = "the apply record '" + path + "' is damaged; if no ws-apply is running, look at it, then remove it";
+  }
+  SECTION("one that names a file its apply would not make") {
+    // Well formed, the apply did not happen: acted on, the victim (empty,
+    // newer than the record) would go as one of its "own" lock files.
+    const std::string victim = repo.abs("victim");
+    const std::string base = rev(repo, "main");
+    { std::ofstream(path) << "{\"ws_apply_record\": 1, \"pid\": 1, \"proposal\": \"" + id + "\", \"branch\": "
+                             "\"refs/heads/main\", \"old\": \"" + base + "\", \"new\": \"" + id + "\", \"index\": \"\", "
+                             "\"changes\": [], \"locks\": [\"" + victim + "\"]}\n"; }
+    age_file(path, 60);
+    { std::ofstream(victim) << ""; }
+    msg = "the apply record '" + path +
+          "' names files that are not its apply's; if no ws-apply is running, look at it, then remove it";
+    auto ls = tool(repo, "ws-ls", {});
+    CHECK(ls.err == "ws-ls: " + msg + "\n");
+    CHECK(fs::exists(victim));
+    fs::remove(victim);
+  }
   auto ls = tool(repo, "ws-ls", {});
   CHECK(ls.status == 0);
   CHECK(ls.err == "ws-ls: " + msg + "\n");
