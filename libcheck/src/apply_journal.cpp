@@ -150,7 +150,8 @@ Result<std::unique_ptr<ApplyJournal>> ApplyJournal::begin(const Repository& repo
                        "'; run ws-apply there, so that its index follows",
                    start.branch, "checked-out-elsewhere");
   const bool here = !repo.is_bare() && repo.head_branch() == start.branch;
-  auto paths = applied_paths(repo.raw(), start.old_tip, start.new_commit);
+  auto paths = start.changes ? applied_paths(repo.raw(), *start.changes, start.old_tip, start.new_commit)
+                             : applied_paths(repo.raw(), start.old_tip, start.new_commit);
   if (!paths) return paths.error();
   std::unique_ptr<ApplyJournal> j(new ApplyJournal);
   j->repo_ = &repo;

@@ -22,6 +22,8 @@
 #include <vector>
 
 #include "git_util.h"
+#include "index_file.h"
+#include "proposal_internal.h"
 #include "libcheck/interrupted_apply.h"
 #include "libcheck/repository.h"
 #include "libcheck/result.h"
@@ -46,6 +48,12 @@ struct AppliedPath {
 // unborn branch) and `new_commit`, sorted bytewise as the index sorts them.
 Result<std::vector<AppliedPath>> applied_paths(git_repository* repo, const std::string& old_tip,
                                                const std::string& new_commit);
+
+// The same for the paths of `changes` only (the proposal's changes, which
+// are all an apply changes), each looked up in the two commits' trees:
+// without walking the folders they touch a second time.
+Result<std::vector<AppliedPath>> applied_paths(git_repository* repo, const std::vector<TreeChange>& changes,
+                                               const std::string& old_tip, const std::string& new_commit);
 
 // What an apply record holds (JSON, one object).
 struct ApplyRecord {
@@ -137,6 +145,7 @@ class IndexUpdate {
   Status write_with_libgit2(const std::vector<AppliedPath>& paths, const std::string& to) const;
   std::string index_path_, lock_path_, scratch_;
   std::string data_;  // the index's bytes, read under the lock
+  detail::IndexFile parsed_;  // the same, parsed once
   bool exists_ = false;
   timespec mtime_{};
   bool locked_ = false;
@@ -152,6 +161,7 @@ class ApplyJournal {
  public:
   struct Start {
     std::string proposal, branch, old_tip, new_commit;
+    const std::vector<TreeChange>* changes = nullptr;  // the proposal's; null: diff the two commits
   };
   // Refuses (nothing written) when the branch is checked out in another
   // worktree, when another apply runs here, when the index is locked, or

@@ -94,13 +94,6 @@ std::optional<std::string> read_all(int fd) {
   }
 }
 
-void sync_dir(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  ::fsync(fd);
-  ::close(fd);
-}
-
 // Writes `bytes` to the open file `fd` (locked first, so that no other run
 // takes its apply for a dead one) and syncs it.
 Status fill(int fd, const std::string& bytes, const std::string& path) {
@@ -179,6 +172,34 @@ Result<std::vector<AppliedPath>> applied_paths(git_repository* repo, const std::
   return out;
 }
 
+Result<std::vector<AppliedPath>> applied_paths(git_repository* repo, const std::vector<TreeChange>& changes,
+                                               const std::string& old_tip, const std::string& new_commit) {
+  auto from = commit_tree(repo, old_tip);
+  if (!from) return from.error();
+  auto to = commit_tree(repo, new_commit);
+  if (!to) return to.error();
+  // The entry at `path` of `tree` (null: none) as a mode and an id.
+  auto at = [&](git_tree* tree, const std::string& path, std::uint32_t& mode, std::string& id) {
+    git_tree_entry* e = nullptr;
+    if (!tree || git_tree_entry_bypath(&e, tree, path.c_str()) != 0) return;
+    if (git_tree_entry_type(e) != GIT_OBJECT_TREE) {
+      mode = git_tree_entry_filemode_raw(e);
+      id = git::to_hex(*git_tree_entry_id(e));
+    }
+    git_tree_entry_free(e);
+  };
+  std::vector<AppliedPath> out;
+  for (const auto& c : changes) {
+    AppliedPath a;
+    a.path = c.path;
+    at(from->get(), c.path, a.old_mode, a.old_id);
+    at(to->get(), c.path, a.new_mode, a.new_id);
+    if (!(a.old_mode == a.new_mode && a.old_id == a.new_id)) out.push_back(std::move(a));
+  }
+  std::sort(out.begin(), out.end(), [](const AppliedPath& a, const AppliedPath& b) { return a.path < b.path; });
+  return out;
+}
+
 RecordFile::RecordFile(RecordFile&& o) noexcept { *this = std::move(o); }
 
 RecordFile& RecordFile::operator=(RecordFile&& o) noexcept {
@@ -218,7 +239,9 @@ Result<RecordFile> RecordFile::create(const std::string& git_dir, const ApplyRec
       return make_error(Errc::refused, "an apply record exists already ('" + path + "')", path, "record-exists");
     return io_error("write the apply record", path, err);
   }
-  sync_dir(dir);
+  // The directory is not synced as well: the branch move that follows is
+  // not synced either (git's default), and a journaling file system keeps
+  // the link before the rename that comes after it. The record's bytes are.
   struct stat st {};
   if (::fstat(f.fd_, &st) != 0) return io_error("read back the apply record", path, errno);
   f.dev_ = st.st_dev;

@@ -210,7 +210,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   auto commit = write_commit(r, git_commit_author(pc->get()), committer->get(), message, final_tree, new_parent);
   if (!commit) return commit.error();
   // The record and the index lock: from here a kill is recoverable.
-  auto journal = ApplyJournal::begin(repo, {info.id, branch, new_parent, *commit});
+  auto journal = ApplyJournal::begin(repo, {info.id, branch, new_parent, *commit, &*changes});
   if (!journal) return journal.error();
 
   if (root) {

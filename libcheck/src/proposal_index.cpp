@@ -358,7 +358,10 @@ Result<std::unique_ptr<IndexUpdate>> IndexUpdate::lock(const std::string& index_
   auto data = read_file(index_path, u->mtime_);
   if (!data) return data.error();
   u->exists_ = data->has_value();
-  if (u->exists_) u->data_ = std::move(**data);
+  if (u->exists_) {
+    u->data_ = std::move(**data);
+    u->parsed_ = detail::IndexFile::parse(u->data_);
+  }
   return u;
 }
 
@@ -367,7 +370,7 @@ IndexUpdate::~IndexUpdate() {
 }
 
 Result<std::vector<std::string>> IndexUpdate::staged(const std::vector<AppliedPath>& paths) const {
-  detail::IndexFile index = exists_ ? detail::IndexFile::parse(data_) : detail::IndexFile();
+  const detail::IndexFile& index = parsed_;
   if (index.state() == detail::IndexFile::State::unsupported)
     return make_error(Errc::environment, "cannot read the index '" + index_path_ + "' to look for staged changes (" +
                                              index.reason() + ")", index_path_);
