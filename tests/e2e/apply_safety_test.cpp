@@ -117,76 +117,108 @@ std::string staged_blob(const TempRepo& repo, const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("apply: SIGKILL at 200 random instants; the next run reports or finds nothing, one command repairs",
-          "[killloop]") {
-  TempRepo repo;
-  seed(repo);
-  // The kills are spread over the whole run time of an apply, measured here.
+namespace {
+
+// Several revisions in one git call (each must exist).
+std::vector<std::string> revs(const TempRepo& repo, std::vector<std::string> what) {
+  what.insert(what.begin(), "rev-parse");
+  return lines(repo.git(what));
+}
+
+// The target of a ref, "" when it does not exist, without failing.
+std::string ref_or_empty(const TempRepo& repo, const std::string& name) {
+  return chomp(repo.git({"for-each-ref", "--format=%(objectname)", name}));
+}
+
+// How long one apply takes here, fork to exit: the kills land anywhere in it.
+int apply_span_us(const TempRepo& repo, const wstest::RunOptions& o) {
   repo.write(kAgent, agent("warm-up"));
   std::string warm = stage(repo, "Warm-up");
-  wstest::RunOptions o = wstest::ws_options(repo.path());
-  for (auto& [k, v] : tool_env()) o.env[k] = v;
   auto start = std::chrono::steady_clock::now();
   REQUIRE(wstest::run({wstest::tool("ws-apply"), warm}, o).status == 0);
-  const int span = static_cast<int>(
+  return static_cast<int>(
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count());
-  unsigned seed_value = std::random_device{}();
-  if (const char* s = std::getenv("WS_KILLLOOP_SEED")) seed_value = static_cast<unsigned>(std::strtoul(s, nullptr, 10));
+}
+
+unsigned kill_loop_seed() {
+  if (const char* s = std::getenv("WS_KILLLOOP_SEED")) return static_cast<unsigned>(std::strtoul(s, nullptr, 10));
+  return std::random_device{}();
+}
+
+struct KillTally {
+  int landed = 0, reported = 0;
+};
+
+// One round: stage, apply, kill after `at` us; then what the kill may leave.
+void kill_round(const TempRepo& repo, const wstest::RunOptions& o, int round, int at, KillTally& tally) {
+  repo.write(kAgent, agent("round " + std::to_string(round)));
+  const std::string id = stage(repo, "Round " + std::to_string(round));
+  const auto was = revs(repo, {"main", "main:" + kAgent});  // tip, blob
+  wstest::run_and_kill({wstest::tool("ws-apply"), id}, o, at);
+
+  // The branch is old or new, nothing else.
+  const auto now = revs(repo, {"main", "main^", "main^{tree}", id + "^{tree}"});
+  const bool moved = now[0] != was[0];
+  if (moved) {
+    ++tally.landed;
+    CHECK(now[1] == was[0]);
+    CHECK(now[2] == now[3]);
+  }
+  // The next read-only run reports the interrupted apply, or nothing; the
+  // one command it names repairs it.
+  auto ls = tool(repo, "ws-ls", {"--changed"});
+  CHECK(ls.status == 0);
+  if (!moved) CHECK(ls.err == "");
+  if (!ls.err.empty()) {
+    ++tally.reported;
+    CHECK(ls.err == "ws-ls: " + interrupted_line(id, now[0]) + "\n");
+    auto done = tool(repo, "ws-apply", {"--continue"});
+    CHECK(done.status == 0);
+    CHECK(done.out == "applied " + id + " to 'main' as " + now[0] + " (completed)\n");
+    CHECK(done.err == "");
+  }
+  // The index is the tip's at the applied path (the old bytes when the
+  // branch did not move), and the proposal is applied exactly when it landed.
+  if (moved) {
+    CHECK(repo.git({"diff", "--cached", "--name-only", "main", "--", kAgent}) == "");
+    CHECK(ref_or_empty(repo, "refs/ws/applied/" + id) == now[0]);
+    if (tally.landed % 4 == 1) CHECK(tool(repo, "ws-apply", {id}).status == 1);  // never twice
+  } else {
+    CHECK(staged_blob(repo, kAgent) == was[1]);
+    CHECK(ref_or_empty(repo, "refs/ws/applied/" + id) == "");
+  }
+  CHECK(leftovers(repo) == std::vector<std::string>{});
+  CHECK(fsck_clean(repo));
+}
+
+}  // namespace
+
+TEST_CASE("apply: SIGKILL at 200 random instants leaves an apply that the next run reports or finds gone and one "
+          "command repairs",
+          "[killloop]") {
+  TempRepo repo;  // one repository for every round
+  seed(repo);
+  wstest::RunOptions o = wstest::ws_options(repo.path());
+  for (auto& [k, v] : tool_env()) o.env[k] = v;
+  const int span = apply_span_us(repo, o);
+  const unsigned seed_value = kill_loop_seed();
   std::fprintf(stderr, "kill loop: seed %u (replay with WS_KILLLOOP_SEED=%u), apply span %d us\n", seed_value,
                seed_value, span);
   std::mt19937 rng(seed_value);
   std::uniform_int_distribution<int> delay(0, span + span / 4);
-  int landed = 0, reported = 0;
+  KillTally tally;
   for (int round = 1; round <= 200; ++round) {
-    repo.write(kAgent, agent("round " + std::to_string(round)));
-    const std::string id = stage(repo, "Round " + std::to_string(round));
-    const std::string before = rev(repo, "main");
-    const std::string old_blob = rev(repo, "main:" + kAgent);
     const int at = delay(rng);
     INFO("seed " << seed_value << ", round " << round << ", killed after " << at << " us");
-    wstest::run_and_kill({wstest::tool("ws-apply"), id}, o, at);
-
-    // The branch is old or new, nothing else.
-    const std::string after = rev(repo, "main");
-    const bool moved = after != before;
-    if (moved) {
-      ++landed;
-      CHECK(rev(repo, "main^") == before);
-      CHECK(rev(repo, "main^{tree}") == rev(repo, id + "^{tree}"));
-    }
-    // The next read-only run reports the interrupted apply, or nothing.
-    auto ls = tool(repo, "ws-ls", {"--changed"});
-    CHECK(ls.status == 0);
-    if (!moved) CHECK(ls.err == "");
-    if (!ls.err.empty()) {
-      ++reported;
-      CHECK(ls.err == "ws-ls: " + interrupted_line(id, after) + "\n");
-      auto done = tool(repo, "ws-apply", {"--continue"});
-      CHECK(done.status == 0);
-      CHECK(done.out == "applied " + id + " to 'main' as " + after + " (completed)\n");
-      CHECK(done.err == "");
-    }
-    // After the repair step the index is the branch tip's at the applied
-    // path, and the proposal is marked applied exactly when it landed.
-    if (moved) {
-      CHECK(repo.git({"diff", "--cached", "--name-only", "main", "--", kAgent}) == "");
-      CHECK(rev(repo, "refs/ws/applied/" + id) == after);
-      CHECK(tool(repo, "ws-apply", {id}).status == 1);  // never twice, plainly or (now and then) by --rebase
-      if (landed % 8 == 1) CHECK(tool(repo, "ws-apply", {"--rebase", id}).status == 1);
-    } else {
-      CHECK(staged_blob(repo, kAgent) == old_blob);
-      CHECK(rev(repo, "refs/ws/applied/" + id) == "");
-    }
-    CHECK(leftovers(repo) == std::vector<std::string>{});
-    CHECK(fsck_clean(repo));
+    kill_round(repo, o, round, at, tally);
   }
   std::fprintf(stderr, "kill loop: %d of 200 applies moved the branch before the kill, %d left one to complete\n",
-               landed, reported);
-  CHECK(landed > 0);
-  CHECK(landed < 200);
+               tally.landed, tally.reported);
+  CHECK(tally.landed > 0);
+  CHECK(tally.landed < 200);
 }
 
-TEST_CASE("apply: an index entry staged at a changed path is never overwritten; nothing is written",
+TEST_CASE("apply: an index entry staged at a changed path is never overwritten and nothing is written",
           "[apply-index]") {
   TempRepo repo;
   seed(repo);
@@ -257,7 +289,7 @@ TEST_CASE("apply: an index entry staged at a changed path is never overwritten; 
   }
 }
 
-TEST_CASE("apply: a branch checked out in another worktree is refused, that worktree untouched", "[apply-index]") {
+TEST_CASE("apply: a branch checked out in another worktree is refused and that worktree left untouched", "[apply-index]") {
   TempRepo repo;
   seed(repo);
   wstest::TempDir holder;
@@ -290,7 +322,7 @@ TEST_CASE("apply: a branch checked out in another worktree is refused, that work
   CHECK(repo.git({"-C", other, "diff", "--cached", "--name-only", "main"}) == "");
 }
 
-TEST_CASE("apply: an apply cut short after the branch moved is reported, refused around, and completed",
+TEST_CASE("apply: an apply cut short after the branch moved is reported by readers and refused by writers until completed",
           "[apply-recovery]") {
   TempRepo repo;
   seed(repo);
@@ -439,7 +471,7 @@ TEST_CASE("apply: a lock file ws-apply did not make is named with its age and ne
   CHECK(fsck_clean(repo));
 }
 
-TEST_CASE("apply: a damaged apply record is named, never acted on", "[apply-recovery]") {
+TEST_CASE("apply: a damaged apply record is named and never acted on", "[apply-recovery]") {
   TempRepo repo;
   seed(repo);
   repo.write(kAgent, agent("proposed"));
