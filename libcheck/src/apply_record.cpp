@@ -263,14 +263,20 @@ Result<FoundRecord> find_record(const std::string& git_dir) {
   FoundRecord out;
   const std::string path = record_file(git_dir);
   for (int attempt = 0; attempt < 8; ++attempt) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    // Never blocks: a FIFO put there would stall every tool.
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) {
       if (errno == ENOENT) return out;
+      if (errno == ELOOP)
+        return make_error(Errc::invalid, "the apply record '" + path + "' is a symlink; remove it", path);
       return io_error("open the apply record", path, errno);
     }
     RecordFile f;
     f.fd_ = fd;
     f.path_ = path;
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+      return make_error(Errc::invalid, "the apply record '" + path + "' is not a regular file; remove it", path);
     auto text = read_all(fd);
     auto record = text ? from_json(*text) : std::nullopt;
     if (!record)

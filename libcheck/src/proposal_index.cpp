@@ -77,7 +77,7 @@ Status write_file(const std::string& path, std::string_view bytes) {
 
 // The bytes of `path`, or nullopt when it does not exist.
 Result<std::optional<std::string>> read_file(const std::string& path, timespec& mtime) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     if (errno == ENOENT) return std::optional<std::string>();
     return io_error("read the index", path, errno);
@@ -85,6 +85,10 @@ Result<std::optional<std::string>> read_file(const std::string& path, timespec& 
   struct stat st {};
   std::string data;
   bool ok = ::fstat(fd, &st) == 0;
+  if (ok && !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return make_error(Errc::environment, "refused '" + path + "': not a regular file where git keeps the index", path);
+  }
   if (ok) {
     data.resize(static_cast<std::size_t>(st.st_size));
     std::size_t got = 0;

@@ -483,6 +483,10 @@ TEST_CASE("apply: a damaged apply record is named and never acted on", "[apply-r
     { std::ofstream(path) << "{\"ws_apply_record\": 1, \"proposal\": \"x\"}\n"; }
     msg = "the apply record '" + path + "' is damaged; if no ws-apply is running, look at it, then remove it";
   }
+  SECTION("a FIFO, which no tool may block on") {
+    REQUIRE(::mkfifo(path.c_str(), 0644) == 0);
+    msg = "the apply record '" + path + "' is not a regular file; remove it";
+  }
   SECTION("one that names a file its apply would not make") {
     // Well formed, the apply did not happen: acted on, the victim (empty,
     // newer than the record) would go as one of its "own" lock files.
