@@ -3,7 +3,6 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <random>
 #include <thread>
 
 #include "support/process.h"
