@@ -9,6 +9,7 @@
 #include "apply_journal.h"
 #include "libcheck/repository.h"
 #include "libcheck/workspace_root.h"
+#include "proposal_approval.h"
 #include "proposal_internal.h"
 
 namespace ws {
@@ -136,9 +137,10 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   }
 
   // 3. The branch tip must still be its base.
-  std::string branch = normalise_branch(options.branch.empty() ? info.branch : options.branch);
-  if (branch.empty() || branch == "refs/heads/")
-    return make_error(Errc::usage, "proposal " + id7 + " names no branch; pass --branch");
+  auto target = target_branch(r, info, options.branch);
+  if (!target) return target.error();
+  const std::string branch = std::move(target).value();
+  if (auto st = check_distinct_approver(repo, info, branch); !st) return st.error();
   std::string tip = ref_target(r, branch);
   std::string new_parent = info.base;
   std::string candidate = info.id;  // the commit whose tree will land
@@ -205,7 +207,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   if (!committer) return committer.error();
   std::string message = info.message;
   while (!message.empty() && message.back() == '\n') message.pop_back();
-  message += "\n\nProposal-Id: " + info.id + "\n";
+  message += "\n\n" + approval_trailers(info.id, committer->get());
   git_oid final_tree = *git_commit_tree_id(pc->get());
   auto commit = write_commit(r, git_commit_author(pc->get()), committer->get(), message, final_tree, new_parent);
   if (!commit) return commit.error();
@@ -247,7 +249,8 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   out.base = new_parent;
   out.rebased = rebased;
 
-  // 6. Marked applied by ws-apply's own ref; 7. the index follows when the
+  // 6. Marked applied by ws-apply's own ref, the only record of it (a
+  // Proposal-Id trailer is text anyone can write); 7. the index follows when the
   // branch is checked out here; then the record goes. The branch has moved
   // by now: a failure is reported with the result, never as if nothing had
   // happened, and the record stays for 'ws-apply --continue'.
