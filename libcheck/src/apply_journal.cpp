@@ -131,6 +131,7 @@ std::string other_checkout(const Repository& repo, const std::string& branch) {
   if (!git_repository_is_bare(main_raw) && head_file_branch(common + "HEAD") == branch)
     found = git_repository_workdir(main_raw);
   git_repository_free(main_raw);
+  while (found.size() > 1 && found.back() == '/') found.pop_back();
   return found;
 }
 
