@@ -8,6 +8,7 @@
 #include "common/cli.h"
 #include "common/proposal_text.h"
 #include "libcheck/policy_change.h"
+#include "libcheck/terminal_text.h"
 #include "libcheck/proposal.h"
 #include "libcheck/repository.h"
 
