@@ -9,6 +9,7 @@
 #include "apply_journal.h"
 #include "libcheck/repository.h"
 #include "libcheck/workspace_root.h"
+#include "policy_change_gate.h"
 #include "proposal_approval.h"
 #include "proposal_internal.h"
 
@@ -135,6 +136,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
     if (auto why = refuse_entry(c.path, mode, protected_paths))
       return refused("proposal " + id7 + " refused: " + *why, c.path);
   }
+  if (auto st = refuse_policy_change(*changes, options.allow_policy_change, info.id); !st) return st.error();
 
   // 3. The branch tip must still be its base.
   auto target = target_branch(r, info, options.branch);
@@ -191,6 +193,8 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
       auto w = open_workspace(o);
       if (!w) return w.error();
       proposed.emplace(std::move(w).value());
+      // The policy is the one of the tip it lands on.
+      if (auto st = refuse_by_policy_of(*changes, proposed->config, info.id); !st) return st.error();
     }
     RebuildVerdict v = rebuild_clean(*proposed);
     if (!v.clean)

@@ -402,7 +402,9 @@ TEST_CASE("a proposal cannot lift the distinct-approver rule for itself", "[appr
   repo.write("ai-tools/TLescalate01.cs", kTool);
   std::string id = stage(repo, "Add an escalation tool and relax approvals");
   const std::string before = refs(repo);
-  auto r = ws(repo, "ws-apply", {id}, {{"GIT_COMMITTER_NAME", "Ada Author"}, {"GIT_COMMITTER_EMAIL", "ada@example.com"}});
+  // A policy change, so it is let through that gate: the approver rule must still hold.
+  auto r = ws(repo, "ws-apply", {"--allow-policy-change", id},
+              {{"GIT_COMMITTER_NAME", "Ada Author"}, {"GIT_COMMITTER_EMAIL", "ada@example.com"}});
   CHECK(r.status == 1);
   CHECK(r.err == "ws-apply: proposal " + id12(id) +
                      " refused: approver 'Ada Author <ada@example.com>' is its author 'Ada Author <ada@example.com>'; "

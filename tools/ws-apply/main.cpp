@@ -1,13 +1,15 @@
 // ws-apply: list, show, reject, and apply proposals.
 #include <cstdio>
-#include <ctime>
 #include <string>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "common/cli.h"
+#include "common/proposal_text.h"
 #include "libcheck/interrupted_apply.h"
+#include "libcheck/policy_change.h"
+#include "libcheck/terminal_text.h"
 #include "libcheck/proposal.h"
 #include "libcheck/repository.h"
 
@@ -25,20 +27,9 @@ struct Options {
   std::string id;
   std::string branch;
   bool rebase = false;
+  bool allow_policy_change = false;
   bool continue_ = false;
 };
-
-std::string age(std::int64_t when) {
-  std::int64_t s = std::time(nullptr) - when;
-  if (s < 0) s = 0;
-  auto unit = [](std::int64_t n, const char* what) {
-    return fmt::format("{} {}{} ago", n, what, n == 1 ? "" : "s");
-  };
-  if (s < 60) return unit(s, "second");
-  if (s < 3600) return unit(s / 60, "minute");
-  if (s < 86400) return unit(s / 3600, "hour");
-  return unit(s / 86400, "day");
-}
 
 nlohmann::json info_json(const ws::ProposalInfo& p) {
   auto or_null = [](const std::string& s) { return s.empty() ? nlohmann::json() : nlohmann::json(s); };
@@ -67,23 +58,7 @@ int do_list(const ws::Repository& repo, const Options& o) {
       fmt::print("{}\n", info_json(p).dump());
       continue;
     }
-    std::string branch = p.branch.rfind("refs/heads/", 0) == 0 ? p.branch.substr(11) : p.branch;
-    fmt::print("{}  {:<10}  {}  {}  {}  {}\n", p.id.substr(0, 12), ws::proposal_state_name(p.state), p.session,
-               branch, age(p.time), p.subject);
-    if (p.state == ws::ProposalState::stale) {
-      fmt::print("    stale: '{}' is now at {}{}", branch, p.branch_tip.empty() ? "nothing" : p.branch_tip.substr(0, 12),
-                 p.moved_by.empty() ? "" : " ('" + p.moved_by + "')");
-      if (p.colliding_paths.empty()) fmt::print("; no path collides (--rebase can apply it)\n");
-      else {
-        fmt::print("; changed on both sides:");
-        for (const auto& c : p.colliding_paths) fmt::print(" {}", c);
-        fmt::print("\n");
-      }
-    } else if (p.state == ws::ProposalState::superseded && !p.superseded_by.empty()) {
-      fmt::print("    superseded by {}\n", p.superseded_by.substr(0, 12));
-    } else if (p.state == ws::ProposalState::applied) {
-      fmt::print("    applied as {}\n", p.applied_as.substr(0, 12));
-    }
+    fmt::print("{}", wscli::proposal_list_entry(p));
   }
   return wscli::kExitOk;
 }
@@ -101,25 +76,16 @@ int do_show(const ws::Repository& repo, const Options& o) {
       files.push_back(fj);
     }
     j["files"] = files;
+    j["policy_change"] = ws::policy_paths(shown->files);
     j["message"] = shown->info.message;
     if (!o.stat) j["patch"] = shown->patch;
     fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     return wscli::kExitOk;
   }
-  const auto& p = shown->info;
-  fmt::print("proposal {}\n", p.id);
-  fmt::print("Session: {}\nBranch:  {}\nBase:    {}\nAuthor:  {}\nState:   {}\n\n", p.session, p.branch,
-             p.base.empty() ? "(none)" : p.base, p.author, ws::proposal_state_name(p.state));
-  std::string msg = p.message;
-  std::size_t start = 0;
-  while (start < msg.size()) {
-    auto nl = msg.find('\n', start);
-    fmt::print("    {}\n", msg.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
-    if (nl == std::string::npos) break;
-    start = nl + 1;
-  }
-  fmt::print("\n{}", shown->stat);
-  if (!o.stat) fmt::print("\n{}", shown->patch);
+  // First, before anything the author wrote: what the approver must not miss.
+  if (auto policy = ws::policy_paths(shown->files); !policy.empty())
+    fmt::print("{}\n", ws::terminal_safe(ws::policy_change_banner(policy), ws::LineBreaks::keep));
+  fmt::print("{}", wscli::proposal_show_text(*shown, o.stat));
   return wscli::kExitOk;
 }
 
@@ -132,7 +98,7 @@ void print_applied(const ws::ApplyResult& a, const std::string& id, const Option
     return;
   }
   std::string branch = a.branch.rfind("refs/heads/", 0) == 0 ? a.branch.substr(11) : a.branch;
-  fmt::print("applied {} to '{}' as {}{}\n", id, branch, a.commit,
+  fmt::print("applied {} to '{}' as {}{}\n", id, wscli::shown(branch), a.commit,
              a.rebased ? " (rebased)" : a.completed ? " (completed)" : "");
 }
 
@@ -143,8 +109,8 @@ int do_continue(const ws::OpenOptions& open, const Options& o) {
   if (!done->index_kept.empty()) {
     std::string paths;
     for (const auto& p : done->index_kept) paths += (paths.empty() ? "'" : ", '") + p + "'";
-    fmt::print(stderr, "{}: warning: the index keeps what was staged at {} since the apply; it differs from the "
-                       "applied commit there\n", kTool, paths);
+    wscli::print_warning(kTool, "the index keeps what was staged at " + paths +
+                                    " since the apply; it differs from the applied commit there");
   }
   return wscli::kExitOk;
 }
@@ -164,6 +130,8 @@ int main(int argc, char** argv) {
   app.add_option("--reject", o.reject, "reject a proposal; it can never be applied")->type_name("ID");
   app.add_option("--branch", o.branch, "apply onto BRANCH instead of the one the proposal names")->type_name("BRANCH");
   app.add_flag("--rebase", o.rebase, "apply a stale proposal onto the new tip if none of its paths changed there");
+  app.add_flag("--allow-policy-change", o.allow_policy_change,
+               "apply a proposal that changes the workspace's policy (.ws/)");
   app.add_flag("--continue", o.continue_, "complete an apply that was interrupted after the branch moved");
   app.add_option("id", o.id, "the proposal to apply")->type_name("ID");
   if (auto code = wscli::parse(app, argc, argv, o.common, kTool)) return *code;
@@ -181,7 +149,7 @@ int main(int argc, char** argv) {
     auto notices = ws::check_interrupted_apply(
         *repo, o.reject.empty() ? ws::InterruptedApply::report : ws::InterruptedApply::refuse);
     if (!notices) return wscli::report_error(kTool, notices.error());
-    for (const auto& n : *notices) fmt::print(stderr, "{}: {}\n", kTool, n);
+    for (const auto& n : *notices) wscli::print_error(kTool, n);
   }
   // A --list filter may name a linked worktree's session (NAME@WORKTREE),
   // which no tool stages under by name: list_proposals checks it.
@@ -204,12 +172,13 @@ int main(int argc, char** argv) {
   ws::ApplyOptions ao;
   ao.branch = o.branch;
   ao.rebase = o.rebase;
+  ao.allow_policy_change = o.allow_policy_change;
   auto applied = ws::apply_proposal(open, o.id, ao, ws::rebuild_with_compile);
   if (!applied) return wscli::report_error(kTool, applied.error());
   print_applied(*applied, o.id, o);
   if (!applied->index_error.empty())
-    fmt::print(stderr, "{}: warning: the apply did not finish ({}); run 'ws-apply --continue' to complete it\n",
-               kTool, applied->index_error);
+    wscli::print_warning(kTool, "the apply did not finish (" + applied->index_error +
+                                    "); run 'ws-apply --continue' to complete it");
   // Everything is written (branch, refs, index); only teardown is left.
   wscli::exit_without_teardown(wscli::kExitOk);
 }

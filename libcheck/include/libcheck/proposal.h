@@ -100,6 +100,7 @@ struct ApplyOptions {
   // An existing branch; empty: the branch recorded in the proposal.
   std::string branch;
   bool rebase = false;
+  bool allow_policy_change = false;  // land a change to .ws/ (policy_change.h)
 };
 
 struct ApplyResult {

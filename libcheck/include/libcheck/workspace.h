@@ -1,5 +1,6 @@
 // Everything a tool opens before it works: the repository, the confined root,
-// the kind pack (defaults + the view's .ws/kinds), the workspace config, and the view.
+// the kind pack (defaults + the view's .ws/kinds), the workspace config (the
+// view's base commit's .ws/config.json), and the view.
 #pragma once
 
 #include <memory>
@@ -26,10 +27,21 @@ struct ApprovalConfig {
   bool distinct_approver = false;
 };
 
-// .ws/config.json of the view.
+// Paths that make git, CI or hooks run programs, protected unless the
+// config's "unprotected" names them (ws(7), WORKSPACE CONFIGURATION): as
+// written in "unprotected" (".gitattributes", ".github/", ...), in order.
+const std::vector<std::string>& default_protected_names();
+// The protected_paths entries those names stand for: ".gitattributes" is
+// "**/.gitattributes", since git reads one in every folder.
+std::vector<std::string> default_protected_paths();
+
+// .ws/config.json of the view's base commit: the policy a change is judged
+// by is never the one it proposes (ws(7), WORKSPACE CONFIGURATION).
 struct WorkspaceConfig {
   UnroutedPolicy unrouted = UnroutedPolicy::error;
-  std::vector<std::string> protected_paths;  // extra protected prefixes
+  // Every path protected besides .git/ and .secrets/ (path_policy.h): the
+  // default-protected paths not in "unprotected", then "protected".
+  std::vector<std::string> protected_paths = default_protected_paths();
   std::uint64_t size_cap = kDefaultSizeCap;
   ApprovalConfig approval;
 };
@@ -55,8 +67,8 @@ struct CachePrefetch;
 struct Workspace {
   std::unique_ptr<Repository> repo;
   std::shared_ptr<const WorkspaceRoot> root;  // null for a bare repository
-  KindPack kinds;
-  WorkspaceConfig config;
+  KindPack kinds;           // the defaults and the view's .ws/kinds
+  WorkspaceConfig config;   // from the view's base commit, never from the view
   View view;
   ViewSpec view_spec;  // what `view` was opened as (OpenOptions::view)
   std::string session;
@@ -76,6 +88,9 @@ Result<View> whole_view(const Workspace& ws);
 // a changes-only view leaves out; nullopt for a path the view does not
 // hold or cannot read.
 std::optional<std::string> read_view_path(const Workspace& ws, const std::string& path);
+
+// A workspace kind manifest: .ws/kinds/<name>.json, directly in that folder.
+bool is_kind_manifest_path(std::string_view path);
 
 // Files the tools treat as workspace configuration, never as definitions:
 // .ws/**, and the root .gitignore/.gitattributes.
