@@ -228,6 +228,9 @@ Result<Workspace> open_workspace(const OpenOptions& options) {
   auto repo = Repository::open(options.dir);
   if (!repo) return repo.error();
   w.repo = std::make_unique<Repository>(std::move(repo).value());
+  auto notices = check_interrupted_apply(*w.repo, options.interrupted_apply);
+  if (!notices) return notices.error();
+  w.notices = std::move(notices).value();
   if (options.prefetch_cache) w.cache_prefetch = CachePrefetch::start(definition_cache_file(*w.repo), cache_version());
 
   if (!w.repo->is_bare()) {

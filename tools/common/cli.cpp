@@ -110,7 +110,8 @@ void print_warning(const char* tool, std::string_view message) {
 std::string shown(std::string_view text) { return ws::terminal_safe(text, ws::LineBreaks::escape); }
 
 std::optional<ws::Workspace> open_or_report(const char* tool, const CommonOptions& o,
-                                            const ViewOptions& v, int& exit_code, bool for_build) {
+                                            const ViewOptions& v, int& exit_code, bool for_build,
+                                            ws::InterruptedApply on_interrupted) {
   auto session = resolve_session(o);
   if (!session) { exit_code = report_error(tool, session.error()); return std::nullopt; }
   auto spec = to_view_spec(v);
@@ -120,8 +121,10 @@ std::optional<ws::Workspace> open_or_report(const char* tool, const CommonOption
   oo.session = *session;
   oo.view = *spec;
   oo.prefetch_cache = for_build;
+  oo.interrupted_apply = on_interrupted;
   auto w = ws::open_workspace(oo);
   if (!w) { exit_code = report_error(tool, w.error()); return std::nullopt; }
+  for (const auto& n : w->notices) print_error(tool, n);
   return std::move(w).value();
 }
 

@@ -58,9 +58,11 @@ bool use_color(const CommonOptions& o, std::FILE* stream);
 
 // Opens the workspace for a tool; on error prints one line and returns nullopt
 // with `exit_code` set. `for_build`: the tool builds the view next, so the
-// definition cache is loaded while the view is computed.
+// definition cache is loaded while the view is computed. The lines about
+// an interrupted apply (`on_interrupted`: report them, or refuse) go to stderr.
 std::optional<ws::Workspace> open_or_report(const char* tool, const CommonOptions& o,
-                                            const ViewOptions& v, int& exit_code, bool for_build = false);
+                                            const ViewOptions& v, int& exit_code, bool for_build = false,
+                                            ws::InterruptedApply on_interrupted = ws::InterruptedApply::report);
 
 // Ends the process with `code` once its output is flushed, without
 // destroying what main built: freeing a view and a cache of 100,000 entries

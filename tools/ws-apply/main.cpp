@@ -7,6 +7,7 @@
 
 #include "common/cli.h"
 #include "common/proposal_text.h"
+#include "libcheck/interrupted_apply.h"
 #include "libcheck/policy_change.h"
 #include "libcheck/terminal_text.h"
 #include "libcheck/proposal.h"
@@ -27,6 +28,7 @@ struct Options {
   std::string branch;
   bool rebase = false;
   bool allow_policy_change = false;
+  bool continue_ = false;
 };
 
 nlohmann::json info_json(const ws::ProposalInfo& p) {
@@ -88,6 +90,32 @@ int do_show(const ws::Repository& repo, const Options& o) {
   return wscli::kExitOk;
 }
 
+void print_applied(const ws::ApplyResult& a, const std::string& id, const Options& o) {
+  if (o.common.json) {
+    fmt::print("{}\n", nlohmann::json{{"type", "applied"}, {"commit", a.commit}, {"branch", a.branch},
+                                      {"base", a.base}, {"rebased", a.rebased},
+                                      {"index_updated", a.index_updated}, {"index_error", a.index_error},
+                                      {"completed", a.completed}, {"index_kept", a.index_kept}}.dump());
+    return;
+  }
+  std::string branch = a.branch.rfind("refs/heads/", 0) == 0 ? a.branch.substr(11) : a.branch;
+  fmt::print("applied {} to '{}' as {}{}\n", id, wscli::shown(branch), a.commit,
+             a.rebased ? " (rebased)" : a.completed ? " (completed)" : "");
+}
+
+int do_continue(const ws::OpenOptions& open, const Options& o) {
+  auto done = ws::continue_apply(open);
+  if (!done) return wscli::report_error(kTool, done.error());
+  print_applied(*done, done->proposal, o);
+  if (!done->index_kept.empty()) {
+    std::string paths;
+    for (const auto& p : done->index_kept) paths += (paths.empty() ? "'" : ", '") + p + "'";
+    wscli::print_warning(kTool, "the index keeps what was staged at " + paths +
+                                    " since the apply; it differs from the applied commit there");
+  }
+  return wscli::kExitOk;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -105,22 +133,35 @@ int main(int argc, char** argv) {
   app.add_flag("--rebase", o.rebase, "apply a stale proposal onto the new tip if none of its paths changed there");
   app.add_flag("--allow-policy-change", o.allow_policy_change,
                "apply a proposal that changes the workspace's policy (.ws/)");
+  app.add_flag("--continue", o.continue_, "complete an apply that was interrupted after the branch moved");
   app.add_option("id", o.id, "the proposal to apply")->type_name("ID");
   if (auto code = wscli::parse(app, argc, argv, o.common, kTool)) return *code;
 
-  int modes = int(o.list) + int(!o.show.empty()) + int(!o.reject.empty()) + int(!o.id.empty());
+  int modes = int(o.list) + int(!o.show.empty()) + int(!o.reject.empty()) + int(!o.id.empty()) + int(o.continue_);
   if (modes != 1) {
-    fmt::print(stderr, "{}: say what to do: --list, --show ID, --reject ID, or ID to apply\n", kTool);
+    fmt::print(stderr, "{}: say what to do: --list, --show ID, --reject ID, --continue, or ID to apply\n", kTool);
     return wscli::kExitUsage;
   }
   auto repo = ws::Repository::open(o.common.dir);
   if (!repo) return wscli::report_error(kTool, repo.error());
+  // Reading modes report an interrupted apply; rejecting is refused past
+  // one (applying checks for itself, --continue completes it).
+  if (o.id.empty() && !o.continue_) {
+    auto notices = ws::check_interrupted_apply(
+        *repo, o.reject.empty() ? ws::InterruptedApply::report : ws::InterruptedApply::refuse);
+    if (!notices) return wscli::report_error(kTool, notices.error());
+    for (const auto& n : *notices) wscli::print_error(kTool, n);
+  }
   // A --list filter may name a linked worktree's session (NAME@WORKTREE),
   // which no tool stages under by name: list_proposals checks it.
   if (o.list) return do_list(*repo, o);
   auto session = wscli::resolve_session(o.common);
   if (!session) return wscli::report_error(kTool, session.error());
 
+  ws::OpenOptions open;
+  open.dir = o.common.dir;
+  open.session = *session;
+  if (o.continue_) return do_continue(open, o);
   if (!o.show.empty()) return do_show(*repo, o);
   if (!o.reject.empty()) {
     auto st = ws::reject_proposal(*repo, o.reject);
@@ -128,30 +169,17 @@ int main(int argc, char** argv) {
     fmt::print("rejected {}\n", o.reject);
     return wscli::kExitOk;
   }
-  ws::OpenOptions open;
-  open.dir = o.common.dir;
-  open.session = *session;
+  open.interrupted_apply = ws::InterruptedApply::ignore;  // apply_proposal looks first
   ws::ApplyOptions ao;
   ao.branch = o.branch;
   ao.rebase = o.rebase;
   ao.allow_policy_change = o.allow_policy_change;
   auto applied = ws::apply_proposal(open, o.id, ao, ws::rebuild_with_compile);
   if (!applied) return wscli::report_error(kTool, applied.error());
-  if (o.common.json) {
-    fmt::print("{}\n", nlohmann::json{{"type", "applied"}, {"commit", applied->commit}, {"branch", applied->branch},
-                                      {"base", applied->base}, {"rebased", applied->rebased},
-                                      {"index_updated", applied->index_updated},
-                                      {"index_error", applied->index_error}}.dump());
-  } else {
-    std::string branch = applied->branch.rfind("refs/heads/", 0) == 0 ? applied->branch.substr(11) : applied->branch;
-    fmt::print("applied {} to '{}' as {}{}\n", o.id, wscli::shown(branch), applied->commit, applied->rebased ? " (rebased)" : "");
-  }
+  print_applied(*applied, o.id, o);
   if (!applied->index_error.empty())
-    fmt::print(stderr,
-               "{}: warning: the index did not follow the branch ({}); it still holds the old bytes of the "
-               "applied paths: once no git is running, run 'git reset -q -- PATH...' on them (listed by "
-               "'ws-apply --show {} --stat')\n",
-               kTool, wscli::shown(applied->index_error), o.id);
+    wscli::print_warning(kTool, "the apply did not finish (" + applied->index_error +
+                                    "); run 'ws-apply --continue' to complete it");
   // Everything is written (branch, refs, index); only teardown is left.
   wscli::exit_without_teardown(wscli::kExitOk);
 }

@@ -52,7 +52,9 @@ int main(int argc, char** argv) {
   // and the proposal need nothing else (build() opens the whole view when
   // it must).
   o.view.changes_only = !o.no_cache && !o.view.staged && o.view.rev.empty();
-  auto workspace = wscli::open_or_report(kTool, o.common, o.view, code, /*for_build=*/!o.no_cache);
+  // Staged on top of an apply that did not finish, the index would carry its reverse: refused.
+  auto workspace = wscli::open_or_report(kTool, o.common, o.view, code, /*for_build=*/!o.no_cache,
+                                         ws::InterruptedApply::refuse);
   if (!workspace) return code;
 
   ws::BuildOptions bo;

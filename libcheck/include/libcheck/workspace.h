@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "libcheck/interrupted_apply.h"
 #include "libcheck/kinds.h"
 #include "libcheck/repository.h"
 #include "libcheck/result.h"
@@ -55,6 +56,8 @@ struct OpenOptions {
   // computed, for a caller about to build() (the two are independent, and
   // at 100,000 definitions the load is a tenth of a warm build).
   bool prefetch_cache = false;
+  // What to do on finding an interrupted apply in this worktree.
+  InterruptedApply interrupted_apply = InterruptedApply::report;
 };
 
 // A definition cache being loaded for the first build() of a workspace
@@ -70,6 +73,8 @@ struct Workspace {
   ViewSpec view_spec;  // what `view` was opened as (OpenOptions::view)
   std::string session;
   std::vector<std::string> warnings;  // e.g. a workspace kind manifest that did not load
+  // Lines for stderr about an interrupted apply (check_interrupted_apply).
+  std::vector<std::string> notices;
   std::shared_ptr<CachePrefetch> cache_prefetch;  // with OpenOptions::prefetch_cache
 };
 
