@@ -182,7 +182,7 @@ Result<Kind> parse_manifest(const std::string& source, std::string_view text, bo
   kind.name = m["kind"].get<std::string>();
 
   if (!m["files"].is_string() || !parse_files(m["files"].get<std::string>(), kind))
-    return invalid(source, "'files' must be a folder and a file pattern, such as \"agents/*.json\" or \".secrets/*\"");
+    return invalid(source, "'files' must be a folder and a file pattern, such as \"agents/*.json\" or \"notes/*\"");
 
   static const std::map<std::string, Format> kFormats{
       {"json", Format::json}, {"csharp", Format::csharp}, {"markdown", Format::markdown}, {"opaque", Format::opaque}};
