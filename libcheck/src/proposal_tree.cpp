@@ -6,6 +6,7 @@
 #include <optional>
 #include <cstring>
 
+#include "libcheck/path_policy.h"
 #include "proposal_internal.h"
 
 namespace ws::proposal {
@@ -40,17 +41,23 @@ std::vector<const git_tree_entry*> ordered(const git_tree* tree) {
   return out;
 }
 
-// Deeper than any path the policy accepts; stops a hostile tree from
-// exhausting the stack.
-constexpr int kMaxDepth = 512;
+// A tree at this depth holds only paths the policy refuses as too long;
+// stopping there keeps a hostile tree from exhausting the stack.
+bool too_deep(int depth) { return depth >= kMaxPathDepth; }
 
 struct Walker {
   git_repository* repo;
   bool unchanged;
   const PairFn& fn;
+  const TreeCheck& check_new;
   std::string path;
 
-  Result<git::Tree> subtree(const git_tree_entry* e) {
+  // `path` ends with the folder's '/' here.
+  Result<git::Tree> subtree(const git_tree_entry* e, bool is_new = false, int depth = 0) {
+    if (is_new && check_new) {
+      std::string_view folder(path.data(), path.size() - 1);
+      if (auto st = check_new(*git_tree_entry_id(e), folder, depth); !st) return st.error();
+    }
     git_tree* raw = nullptr;
     if (git_tree_lookup(&raw, repo, git_tree_entry_id(e)) < 0)
       return git::error(Errc::environment, "cannot read the tree '" + path + "'");
@@ -60,13 +67,13 @@ struct Walker {
   // One side only: every blob below is added (side b) or deleted (side a);
   // with `same`, unchanged on both sides.
   Status one(const git_tree* t, bool is_new, bool same, int depth) {
-    if (depth > kMaxDepth) return make_error(Errc::invalid, "tree nested too deeply at '" + path + "'");
+    if (too_deep(depth)) return make_error(Errc::invalid, "tree nested too deeply at '" + path + "'");
     for (const git_tree_entry* e : ordered(t)) {
       std::size_t len = path.size();
       path.append(git_tree_entry_name(e));
       if (git_tree_entry_type(e) == GIT_OBJECT_TREE) {
         path.push_back('/');
-        auto sub = subtree(e);
+        auto sub = subtree(e, is_new && !same, depth + 1);
         if (!sub) return sub.error();
         if (auto st = one(sub->get(), is_new, same, depth + 1); !st) return st;
       } else {
@@ -85,7 +92,7 @@ struct Walker {
   }
 
   Status both(const git_tree* a, const git_tree* b, int depth) {
-    if (depth > kMaxDepth) return make_error(Errc::invalid, "tree nested too deeply at '" + path + "'");
+    if (too_deep(depth)) return make_error(Errc::invalid, "tree nested too deeply at '" + path + "'");
     auto ea = ordered(a), eb = ordered(b);
     std::size_t i = 0, j = 0;
     while (i < ea.size() || j < eb.size()) {
@@ -98,7 +105,7 @@ struct Walker {
       Status st = Ok{};
       if (c != 0) {  // on one side only
         if (tree) {
-          auto sub = subtree(e);
+          auto sub = subtree(e, /*is_new=*/c > 0, depth + 1);
           if (!sub) return sub.error();
           st = one(sub->get(), /*is_new=*/c > 0, /*same=*/false, depth + 1);
         } else {
@@ -121,7 +128,7 @@ struct Walker {
           } else {
             auto sa = subtree(ea[i]);
             if (!sa) return sa.error();
-            auto sb = subtree(eb[j]);
+            auto sb = subtree(eb[j], /*is_new=*/true, depth + 1);
             if (!sb) return sb.error();
             st = both(sa->get(), sb->get(), depth + 1);
           }
@@ -148,8 +155,8 @@ struct Walker {
 }  // namespace
 
 Status walk_tree_pair(git_repository* repo, const git_tree* from, const git_tree* to, bool unchanged,
-                      const PairFn& fn) {
-  Walker w{repo, unchanged, fn, {}};
+                      const PairFn& fn, const TreeCheck& check_new) {
+  Walker w{repo, unchanged, fn, check_new, {}};
   return w.both(from, to, 0);
 }
 
@@ -184,7 +191,7 @@ struct TreeWriter {
   // sorted by path) applied; nullopt when nothing is left in it.
   Result<std::optional<git_oid>> write(const git_tree* base, std::size_t prefix, const TreeEdit* first,
                                        const TreeEdit* last, int depth) {
-    if (depth > kMaxDepth) return make_error(Errc::invalid, "path nested too deeply: '" + first->path + "'");
+    if (too_deep(depth)) return make_error(Errc::invalid, "path nested too deeply: '" + first->path + "'");
     std::vector<OutEntry> entries;
     std::size_t n = base ? git_tree_entrycount(base) : 0;
     entries.reserve(n + static_cast<std::size_t>(last - first));
@@ -286,7 +293,8 @@ Result<git_oid> write_edited_tree(git_repository* repo, const git_tree* base, st
   return empty;
 }
 
-Result<std::vector<TreeChange>> tree_changes(git_repository* repo, git_tree* from, git_tree* to) {
+Result<std::vector<TreeChange>> tree_changes(git_repository* repo, git_tree* from, git_tree* to,
+                                             const TreeCheck& check_new) {
   std::vector<TreeChange> out;
   auto st = walk_tree_pair(repo, from, to, /*unchanged=*/false, [&](const TreePair& p) {
     TreeChange c;
@@ -296,7 +304,7 @@ Result<std::vector<TreeChange>> tree_changes(git_repository* repo, git_tree* fro
     c.status = !p.new_id ? GIT_DELTA_DELETED : !p.old_id ? GIT_DELTA_ADDED : GIT_DELTA_MODIFIED;
     if (p.new_id) c.new_id = git::to_hex(*p.new_id);
     out.push_back(std::move(c));
-  });
+  }, check_new);
   if (!st) return st.error();
   return out;
 }
