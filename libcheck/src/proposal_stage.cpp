@@ -54,7 +54,9 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
       if (git_blob_create_from_buffer(&t.id, repo, contents[i].data(), contents[i].size()) < 0)
         return git::error(Errc::environment, "cannot write blob for '" + e.path + "'");
       t.path = e.path;
-      t.mode = e.mode == kModeExec ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+      // 100644 or 100755, as refuse_entry let through: written as it is,
+      // so the mode the stat output prints is the mode the tree holds.
+      t.mode = e.mode;
       edits.push_back(std::move(t));
     }
     const std::string& gone = e.status == ChangeStatus::deleted ? e.path : e.old_path;
