@@ -217,15 +217,19 @@ Result<std::vector<TreeChange>> canonical_changes(git_repository* repo, git_tree
                                                   const std::string& proposal) {
   auto commit = git::lookup_commit(repo, proposal);
   if (!commit) return commit.error();
+  return canonical_changes(repo, base_tree, *git_commit_tree_id(commit->get()));
+}
+
+Result<std::vector<TreeChange>> canonical_changes(git_repository* repo, git_tree* base_tree,
+                                                  const git_oid& proposal_tree) {
   git_odb* raw = nullptr;
   if (git_repository_odb(&raw, repo) < 0) return git::error(Errc::environment, "cannot open the object database");
   git::Odb odb(raw);
   TreeChecker checker(odb.get());
-  const git_oid root_id = *git_commit_tree_id(commit->get());
-  if (auto st = checker.check(root_id, "", 0); !st) return st.error();
+  if (auto st = checker.check(proposal_tree, "", 0); !st) return st.error();
   git_tree* root_raw = nullptr;
-  if (git_tree_lookup(&root_raw, repo, &root_id) < 0)
-    return git::error(Errc::environment, "cannot read the tree of proposal " + proposal);
+  if (git_tree_lookup(&root_raw, repo, &proposal_tree) < 0)
+    return git::error(Errc::environment, "cannot read the tree " + git::to_hex(proposal_tree));
   git::Tree root(root_raw);
   auto changes = tree_changes(repo, base_tree, root.get(), [&](const git_oid& id, std::string_view folder, int depth) {
     return checker.check(id, folder, depth);

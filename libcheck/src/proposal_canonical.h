@@ -32,6 +32,9 @@ std::optional<std::string> refuse_file_mode(std::string_view path, std::uint32_t
 // repaired. Protected and secret paths are refuse_entry's to judge.
 Result<std::vector<TreeChange>> canonical_changes(git_repository* repo, git_tree* base_tree,
                                                   const std::string& proposal);
+// The same for the proposal's tree `proposal_tree`.
+Result<std::vector<TreeChange>> canonical_changes(git_repository* repo, git_tree* base_tree,
+                                                  const git_oid& proposal_tree);
 
 // The tree that lands: the tree of commit `onto` (empty: no tree) with
 // `changes` applied, written fresh by write_edited_tree (blobs by id, each
