@@ -210,8 +210,10 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   std::string message = info.message;
   while (!message.empty() && message.back() == '\n') message.pop_back();
   message += "\n\nProposal-Id: " + info.id + "\n";
-  // Fresh canonical trees, never the proposal's own objects.
-  auto final_tree = landing_tree(r, new_parent, *changes);
+  // Fresh canonical trees, never the proposal's own objects; written
+  // through the rebuild's repository, whose cache holds the folders of
+  // `new_parent` the changes touch.
+  auto final_tree = landing_tree(proposed ? proposed->repo->raw() : r, new_parent, *changes);
   if (!final_tree) return final_tree.error();
   auto commit = write_commit(r, git_commit_author(pc->get()), committer->get(), message, *final_tree, new_parent);
   if (!commit) return commit.error();

@@ -106,18 +106,38 @@ const PathPolicy& name_policy() {
   return policy;
 }
 
+std::string join(std::string_view folder, std::string_view name) {
+  std::string path(folder);
+  if (!path.empty()) path.push_back('/');
+  path.append(name);
+  return path;
+}
+
+// The name rules, on a path a proposal adds or changes.
+Status check_name(std::string_view path) {
+  if (auto rej = check_path(path, name_policy()))
+    return make_error(Errc::refused, rej->message(), std::string(path), path_rule_name(rej->rule));
+  return Ok{};
+}
+
 // Checks the tree objects of a proposal, one folder at a time.
 class TreeChecker {
  public:
   explicit TreeChecker(git_odb* odb) : odb_(odb) {}
 
-  // The tree object `id` at `folder` (depth: its path's components).
+  // The tree object `id` at `folder` (depth: its path's components). The
+  // folder's own path passes the name rules here; each file's, once the
+  // walk has told the changed ones (check_changed_names): an entry the base
+  // holds as it is needs no second look, and most of a large folder is that.
   Status check(const git_oid& id, std::string_view folder, int depth) {
+    if (depth > 0)
+      if (auto st = check_name(folder); !st) return st;
     auto object = read_tree(id, folder);
     if (!object) return object.error();
     std::string_view rest(static_cast<const char*>(git_odb_object_data(object->get())),
                           git_odb_object_size(object->get()));
     std::vector<RawEntry> seen;
+    seen.reserve(rest.size() / 40);  // "100644 " + a short name + 20 bytes of id
     while (!rest.empty()) {
       RawEntry e;
       if (!next_entry(rest, e))
@@ -125,6 +145,9 @@ class TreeChecker {
                                    std::to_string(seen.size()) + " entries",
                        "malformed-tree");
       if (auto st = check_entry(e, folder, seen); !st) return st;
+      // Whatever this folder holds is a path deeper than the policy allows;
+      // the walk goes no further down.
+      if (depth >= kMaxPathDepth) return check_name(join(folder, e.name));
       seen.push_back(e);
     }
     if (seen.empty() && depth > 0) return refusal(folder, "an empty folder, which git never writes", "empty-folder");
@@ -149,39 +172,41 @@ class TreeChecker {
     return object;
   }
 
-  // One entry, in the order of the rules listed in proposal_canonical.h.
+  // One entry, in the order of the rules listed in proposal_canonical.h;
+  // its path is spelt out only for a refusal.
   Status check_entry(const RawEntry& e, std::string_view folder, const std::vector<RawEntry>& before) {
     if (e.name.empty()) return refusal(folder, "it holds an entry with an empty name", "entry-name");
-    path_.assign(folder);
-    if (!path_.empty()) path_.push_back('/');
-    path_.append(e.name);
     if (e.name.find('/') != std::string_view::npos)
-      return refusal(path_, "the entry's name holds a '/'; each entry of a tree names one file or folder",
+      return refusal(join(folder, e.name), "the entry's name holds a '/'; each entry of a tree names one file or folder",
                      "entry-name");
-    if (auto rej = check_path(path_, name_policy()))
-      return make_error(Errc::refused, rej->message(), path_, path_rule_name(rej->rule));
     if (e.mode_text.size() > 1 && e.mode_text.front() == '0')
-      return refusal(path_, fmt::format("mode written as '{}' is zero-padded; git writes '{:o}'", e.mode_text, e.mode),
-                     "mode");
-    if (e.mode != 0100644 && e.mode != 0100755 && e.mode != kModeTree) return refusal(path_, mode_problem(e.mode), "mode");
-    if (!before.empty()) {
-      int order = git_order(before.back(), e);
-      if (order == 0 || (e.tree() && file_named_like(e, before)))
-        return refusal(path_, "its folder names it twice; a tree holds each name once", "duplicate-name");
-      if (order > 0) {
-        std::string after = folder.empty() ? std::string() : std::string(folder) + "/";
-        after.append(before.back().name);
-        return refusal(path_, "out of git's order in its folder (after '" + detail::printable_path(after) +
-                                  "'); git sorts a tree's names bytewise",
-                       "tree-order");
-      }
-    }
+      return refusal(join(folder, e.name),
+                     fmt::format("mode written as '{}' is zero-padded; git writes '{:o}'", e.mode_text, e.mode), "mode");
+    if (e.mode != 0100644 && e.mode != 0100755 && e.mode != kModeTree)
+      return refusal(join(folder, e.name), mode_problem(e.mode), "mode");
+    if (before.empty()) return Ok{};
+    int order = git_order(before.back(), e);
+    if (order == 0 || (e.tree() && file_named_like(e, before)))
+      return refusal(join(folder, e.name), "its folder names it twice; a tree holds each name once", "duplicate-name");
+    if (order > 0)
+      return refusal(join(folder, e.name),
+                     "out of git's order in its folder (after '" +
+                         detail::printable_path(join(folder, before.back().name)) +
+                         "'); git sorts a tree's names bytewise",
+                     "tree-order");
     return Ok{};
   }
 
   git_odb* odb_;
-  std::string path_;  // of the entry being checked
 };
+
+// Each path a change adds or replaces passes the name rules.
+Status check_changed_names(const std::vector<TreeChange>& changes) {
+  for (const auto& c : changes)
+    if (c.status != GIT_DELTA_DELETED)
+      if (auto st = check_name(c.path); !st) return st;
+  return Ok{};
+}
 
 // Each file a change adds or replaces names an object that is a blob.
 Status check_blobs(git_odb* odb, const std::vector<TreeChange>& changes) {
@@ -235,6 +260,7 @@ Result<std::vector<TreeChange>> canonical_changes(git_repository* repo, git_tree
     return checker.check(id, folder, depth);
   });
   if (!changes) return changes.error();
+  if (auto st = check_changed_names(*changes); !st) return st.error();
   if (auto st = check_blobs(odb.get(), *changes); !st) return st.error();
   return changes;
 }
