@@ -130,10 +130,11 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   auto base_tree = commit_tree(tr, info.base);
   if (!base_tree) return base_tree.error();
   // Every tree object the proposal brings is checked first (proposal_canonical.h).
-  auto changes = canonical_changes(tr, base_tree->get(), info.id);
-  if (!changes && changes.error().code == Errc::refused)
-    return refused("proposal " + id7 + " refused: " + changes.error().message, changes.error().subject);
-  if (!changes) return changes.error();
+  auto checked = check_proposal(tr, base_tree->get(), info.id);
+  if (!checked && checked.error().code == Errc::refused)
+    return refused("proposal " + id7 + " refused: " + checked.error().message, checked.error().subject);
+  if (!checked) return checked.error();
+  const std::vector<TreeChange>* changes = &checked->changes;
   if (changes->empty()) return refused("proposal " + id7 + " changes nothing", info.id);
   for (const auto& c : *changes) {
     std::uint32_t mode = c.status == GIT_DELTA_DELETED ? std::uint32_t{GIT_FILEMODE_BLOB} : c.new_mode;
@@ -169,7 +170,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
       for (auto& p : info.colliding_paths) why += " " + p;
       return refused(why, info.id);
     }
-    auto tree_id = landing_tree(r, tip, *changes);
+    auto tree_id = landing_tree(r, tip, *checked);
     if (!tree_id) return tree_id.error();
     auto pc = lookup_commit(r, info.id);
     if (!pc) return pc.error();
@@ -213,7 +214,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   // Fresh canonical trees, never the proposal's own objects; written
   // through the rebuild's repository, whose cache holds the folders of
   // `new_parent` the changes touch.
-  auto final_tree = landing_tree(proposed ? proposed->repo->raw() : r, new_parent, *changes);
+  auto final_tree = landing_tree(proposed ? proposed->repo->raw() : r, new_parent, *checked);
   if (!final_tree) return final_tree.error();
   auto commit = write_commit(r, git_commit_author(pc->get()), committer->get(), message, *final_tree, new_parent);
   if (!commit) return commit.error();

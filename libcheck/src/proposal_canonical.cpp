@@ -123,7 +123,7 @@ Status check_name(std::string_view path) {
 // Checks the tree objects of a proposal, one folder at a time.
 class TreeChecker {
  public:
-  explicit TreeChecker(git_odb* odb) : odb_(odb) {}
+  TreeChecker(git_odb* odb, CheckedProposal& out) : odb_(odb), out_(out) {}
 
   // The tree object `id` at `folder` (depth: its path's components). The
   // folder's own path passes the name rules here; each file's, once the
@@ -134,8 +134,9 @@ class TreeChecker {
       if (auto st = check_name(folder); !st) return st;
     auto object = read_tree(id, folder);
     if (!object) return object.error();
-    std::string_view rest(static_cast<const char*>(git_odb_object_data(object->get())),
-                          git_odb_object_size(object->get()));
+    const std::string_view bytes(static_cast<const char*>(git_odb_object_data(object->get())),
+                                 git_odb_object_size(object->get()));
+    std::string_view rest = bytes;
     std::vector<RawEntry> seen;
     seen.reserve(rest.size() / 40);  // "100644 " + a short name + 20 bytes of id
     while (!rest.empty()) {
@@ -151,6 +152,8 @@ class TreeChecker {
       seen.push_back(e);
     }
     if (seen.empty() && depth > 0) return refusal(folder, "an empty folder, which git never writes", "empty-folder");
+    out_.trees[folder.empty() ? std::string() : std::string(folder) + "/"] = KnownTree{id, bytes};
+    out_.objects.push_back(std::move(object).value());
     return Ok{};
   }
 
@@ -198,6 +201,7 @@ class TreeChecker {
   }
 
   git_odb* odb_;
+  CheckedProposal& out_;
 };
 
 // Each path a change adds or replaces passes the name rules.
@@ -238,19 +242,18 @@ std::optional<std::string> refuse_file_mode(std::string_view path, std::uint32_t
   return refusal(path, why, "mode").message;
 }
 
-Result<std::vector<TreeChange>> canonical_changes(git_repository* repo, git_tree* base_tree,
-                                                  const std::string& proposal) {
+Result<CheckedProposal> check_proposal(git_repository* repo, git_tree* base_tree, const std::string& proposal) {
   auto commit = git::lookup_commit(repo, proposal);
   if (!commit) return commit.error();
-  return canonical_changes(repo, base_tree, *git_commit_tree_id(commit->get()));
+  return check_proposal(repo, base_tree, *git_commit_tree_id(commit->get()));
 }
 
-Result<std::vector<TreeChange>> canonical_changes(git_repository* repo, git_tree* base_tree,
-                                                  const git_oid& proposal_tree) {
+Result<CheckedProposal> check_proposal(git_repository* repo, git_tree* base_tree, const git_oid& proposal_tree) {
   git_odb* raw = nullptr;
   if (git_repository_odb(&raw, repo) < 0) return git::error(Errc::environment, "cannot open the object database");
   git::Odb odb(raw);
-  TreeChecker checker(odb.get());
+  CheckedProposal out;
+  TreeChecker checker(odb.get(), out);
   if (auto st = checker.check(proposal_tree, "", 0); !st) return st.error();
   git_tree* root_raw = nullptr;
   if (git_tree_lookup(&root_raw, repo, &proposal_tree) < 0)
@@ -262,15 +265,16 @@ Result<std::vector<TreeChange>> canonical_changes(git_repository* repo, git_tree
   if (!changes) return changes.error();
   if (auto st = check_changed_names(*changes); !st) return st.error();
   if (auto st = check_blobs(odb.get(), *changes); !st) return st.error();
-  return changes;
+  out.changes = std::move(changes).value();
+  return out;
 }
 
-Result<git_oid> landing_tree(git_repository* repo, const std::string& onto, const std::vector<TreeChange>& changes) {
+Result<git_oid> landing_tree(git_repository* repo, const std::string& onto, const CheckedProposal& proposal) {
   auto tree = git::commit_tree(repo, onto);
   if (!tree) return tree.error();
   std::vector<TreeEdit> edits;
-  edits.reserve(changes.size());
-  for (const auto& c : changes) {
+  edits.reserve(proposal.changes.size());
+  for (const auto& c : proposal.changes) {
     TreeEdit& e = edits.emplace_back();
     e.path = c.path;
     e.remove = c.status == GIT_DELTA_DELETED;
@@ -279,7 +283,7 @@ Result<git_oid> landing_tree(git_repository* repo, const std::string& onto, cons
       e.mode = c.new_mode;
     }
   }
-  return write_edited_tree(repo, tree->get(), std::move(edits));
+  return write_edited_tree(repo, tree->get(), std::move(edits), &proposal.trees);
 }
 
 }  // namespace ws::proposal

@@ -4,6 +4,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "git_util.h"
@@ -84,11 +85,22 @@ struct TreeEdit {
   git_oid id{};
   std::uint32_t mode = 0;
 };
+// A tree object already in the object database, by the folder it was read
+// for ("" for the top, else "a/b/" with the '/'), with the bytes read.
+struct KnownTree {
+  git_oid id;
+  std::string_view bytes;
+};
+using KnownTrees = std::unordered_map<std::string, KnownTree>;
+
 // Writes `base` (null: the empty tree) with `edits` applied and returns the
 // new root's id. Only the folders the edits touch are written: each from the
 // base folder's entries and its edits, its untouched subfolders kept by id.
-// A folder left empty is dropped. Paths must have passed the policy.
-Result<git_oid> write_edited_tree(git_repository* repo, const git_tree* base, std::vector<TreeEdit> edits);
+// A folder left empty is dropped. Paths must have passed the policy. A
+// folder whose bytes come out the same as `known` holds for it is that
+// object: nothing is hashed or written again.
+Result<git_oid> write_edited_tree(git_repository* repo, const git_tree* base, std::vector<TreeEdit> edits,
+                                  const KnownTrees* known = nullptr);
 
 // Rewrites the index file at `index_path` so that `changes` (sorted by
 // path) hold there: a changed path gets the new blob with no stat data, a

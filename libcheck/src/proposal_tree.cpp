@@ -29,7 +29,9 @@ int git_order(const git_tree_entry* a, const git_tree_entry* b) {
 }
 
 // A tree's entries in git's order. A tree git wrote is already in that
-// order; a hand-made one may not be, and is sorted rather than trusted.
+// order; a hand-made one may not be, and is sorted rather than trusted
+// for reading. ws-apply refuses such a tree before it gets here (the
+// check_new of its walk, proposal_canonical.h).
 std::vector<const git_tree_entry*> ordered(const git_tree* tree) {
   std::vector<const git_tree_entry*> out;
   if (!tree) return out;
@@ -185,6 +187,7 @@ int out_order(const OutEntry& a, const OutEntry& b) {
 struct TreeWriter {
   git_repository* repo;
   git_odb* odb;
+  const KnownTrees* known;
   std::string buf;
 
   // Writes the folder `base` (null: new) with `edits` (all below `prefix`,
@@ -265,6 +268,10 @@ struct TreeWriter {
       buf.push_back('\0');
       buf.append(reinterpret_cast<const char*>(e.id.id), GIT_OID_RAWSZ);
     }
+    if (known) {
+      auto it = known->find(std::string(first->path.substr(0, prefix)));
+      if (it != known->end() && it->second.bytes == buf) return std::optional<git_oid>(it->second.id);
+    }
     git_oid id;
     git::clear_error();
     if (git_odb_write(&id, odb, buf.data(), buf.size(), GIT_OBJECT_TREE) < 0)
@@ -275,14 +282,15 @@ struct TreeWriter {
 
 }  // namespace
 
-Result<git_oid> write_edited_tree(git_repository* repo, const git_tree* base, std::vector<TreeEdit> edits) {
+Result<git_oid> write_edited_tree(git_repository* repo, const git_tree* base, std::vector<TreeEdit> edits,
+                                  const KnownTrees* known) {
   std::sort(edits.begin(), edits.end(), [](const TreeEdit& a, const TreeEdit& b) {
     return a.path != b.path ? a.path < b.path : a.remove > b.remove;  // a removal before an add of the same path
   });
   git_odb* raw = nullptr;
   if (git_repository_odb(&raw, repo) < 0) return git::error(Errc::environment, "cannot open the object database");
   git::Odb odb(raw);
-  TreeWriter w{repo, odb.get(), {}};
+  TreeWriter w{repo, odb.get(), known, {}};
   auto id = edits.empty() && base ? std::optional<git_oid>(*git_tree_id(base))
                                   : w.write(base, 0, edits.data(), edits.data() + edits.size(), 0);
   if (!id) return id.error();

@@ -408,7 +408,7 @@ inline std::string pathspec(std::string_view data) {
 //  2. a raw git tree holding those entries (names unchecked, unsorted,
 //     duplicated: what a hostile proposal commit can carry) is written to an
 //     in-memory object database and checked against a base tree as ws-apply
-//     checks it (canonical_changes): when it passes, the entries must be in
+//     checks it (check_proposal): when it passes, the entries must be in
 //     git's order, unique, of canonical modes and names, and every change
 //     refuse_entry accepts must satisfy the same invariants.
 struct ModeChoice {
@@ -468,7 +468,7 @@ inline std::string raw_entry(const char* mode, std::string_view name, const git_
   return e;
 }
 
-// What canonical_changes must have refused in a top-level tree of
+// What check_proposal must have refused in a top-level tree of
 // `entries`; "" when they are canonical.
 template <class Entry>
 std::string canonical_entries_problem(const std::vector<Entry>& entries) {
@@ -534,14 +534,14 @@ inline std::string proposal_tree(std::string_view data) {
   if (git_tree_lookup(&base_tree, mem.repo, &base) < 0) return "cannot read the base tree back";
   ws::git::Tree base_owner(base_tree);
   for (git_tree* from : {base_tree, static_cast<git_tree*>(nullptr)}) {
-    auto changes = ws::proposal::canonical_changes(mem.repo, from, prop);
-    if (!changes) {
-      if (changes.error().code != ws::Errc::refused) return "not a refusal: " + printable(changes.error().message);
-      if (has_control_byte(changes.error().message)) return "a refusal holds a control byte";
+    auto checked = ws::proposal::check_proposal(mem.repo, from, prop);
+    if (!checked) {
+      if (checked.error().code != ws::Errc::refused) return "not a refusal: " + printable(checked.error().message);
+      if (has_control_byte(checked.error().message)) return "a refusal holds a control byte";
       continue;
     }
-    if (auto p = canonical_entries_problem(entries); !p.empty()) return "canonical_changes accepted " + p;
-    for (const auto& c : *changes) {
+    if (auto p = canonical_entries_problem(entries); !p.empty()) return "check_proposal accepted " + p;
+    for (const auto& c : checked->changes) {
       std::uint32_t mode = c.status == GIT_DELTA_DELETED ? std::uint32_t{GIT_FILEMODE_BLOB} : c.new_mode;
       if (auto p = change_problem(c.path, mode, prot); !p.empty()) return "tree diff: " + p;
     }
