@@ -247,12 +247,18 @@ struct TreeWriter {
     out.insert(out.end(), added.begin(), added.end());
     std::inplace_merge(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(mid), out.end(), less);
     if (out.empty()) return std::optional<git_oid>();
-    // A file and a folder of one name cannot both be kept.
+    // A file and a folder of one name cannot both be kept, nor two files
+    // (a hand-written index can name one path twice).
     for (std::size_t i = 0; i + 1 < out.size(); ++i)
       for (std::size_t j = i + 1; j < out.size() && out[j].name.substr(0, out[i].name.size()) == out[i].name; ++j)
-        if (out[j].name == out[i].name)
-          return make_error(Errc::refused, "'" + std::string(first->path.substr(0, prefix)) + std::string(out[i].name) +
-                                               "' would be both a file and a folder");
+        if (out[j].name == out[i].name) {
+          std::string path = std::string(first->path.substr(0, prefix)) + std::string(out[i].name);
+          return make_error(Errc::refused,
+                            out[i].tree() != out[j].tree()
+                                ? "'" + path + "' would be both a file and a folder"
+                                : "refused path '" + path + "': named twice in the changes; a tree holds each name once",
+                            path);
+        }
     buf.clear();
     char mode[16];
     for (const auto& e : out) {

@@ -112,9 +112,12 @@ std::uint32_t be32(const std::string& b, std::size_t at) {
   return v;
 }
 
-// Rewrites the mode of the index entry at `path` (index version 2, as git
-// add writes it) and the file's SHA-1 trailer, computed by sha1sum.
-void set_index_mode(const TempRepo& repo, const std::string& path, std::uint32_t mode) {
+// Rewrites the index entry at `path` (index version 2, as git add writes
+// it) to `mode` and `new_path` (of the same length; "" keeps it), and the
+// file's SHA-1 trailer, computed by sha1sum: what git update-index would
+// never write.
+void rewrite_index_entry(const TempRepo& repo, const std::string& path, std::uint32_t mode,
+                         const std::string& new_path = "") {
   std::string index = repo.read(".git/index");
   REQUIRE(index.substr(0, 8) == std::string("DIRC\0\0\0\2", 8));
   std::size_t at = 12;
@@ -123,6 +126,10 @@ void set_index_mode(const TempRepo& repo, const std::string& path, std::uint32_t
     std::size_t len = (static_cast<unsigned char>(index[at + 60]) << 8 | static_cast<unsigned char>(index[at + 61])) & 0xfff;
     if (index.compare(at + 62, len, path) == 0 && len == path.size()) {
       for (int i = 0; i < 4; ++i) index[at + 24 + i] = static_cast<char>(mode >> (24 - 8 * i));
+      if (!new_path.empty()) {
+        REQUIRE(new_path.size() == len);
+        index.replace(at + 62, len, new_path);
+      }
       found = true;
     }
     at += (62 + len + 8) / 8 * 8;
@@ -334,7 +341,8 @@ TEST_CASE("the e2e helpers run git fsck --strict after every ws-apply that appli
         "warning in tree " + bad + ": badFilemode: contains bad file modes\n");
 }
 
-TEST_CASE("ws-commit --staged refuses an index entry of a mode git does not write, and prints the modes it writes",
+TEST_CASE("ws-commit --staged refuses an index entry of a mode git does not write or a path named twice, and prints "
+          "the modes it writes",
           "[hostile][commit]") {
   Workspace w;
   w.repo.write("agents/b.json", "{\n  \"name\": \"Beta\"\n}\n");
@@ -355,7 +363,7 @@ TEST_CASE("ws-commit --staged refuses an index entry of a mode git does not writ
     // git update-index writes only the modes git knows; the index file
     // itself can hold any, so this one is rewritten by hand.
     w.repo.write(".git/index", staged);
-    set_index_mode(w.repo, "agents/b.json", c.mode);
+    rewrite_index_entry(w.repo, "agents/b.json", c.mode);
     REQUIRE(w.repo.git({"ls-files", "-s", "agents/b.json"}) == c.shown + " " + w.beta + " 0\tagents/b.json\n");
     std::string index = w.repo.read(".git/index");
     RunResult r = tool(w.repo, "ws-commit", {"--staged", "-m", "Add Beta"});
@@ -365,7 +373,23 @@ TEST_CASE("ws-commit --staged refuses an index entry of a mode git does not writ
     CHECK(w.repo.read(".git/index") == index);
     CHECK(w.repo.git({"for-each-ref", "refs/ws/"}) == "");
   }
+  // One path named twice in the index.
+  w.repo.write(".git/index", staged);
+  w.repo.write("agents/c.json", "{\n  \"name\": \"Gamma\"\n}\n");
+  w.repo.git({"add", "agents/c.json"});
+  rewrite_index_entry(w.repo, "agents/c.json", 0100644, "agents/b.json");
+  REQUIRE(w.repo.git({"ls-files", "agents"}) == "agents/a.json\nagents/b.json\nagents/b.json\n");
+  {
+    std::string index = w.repo.read(".git/index");
+    RunResult r = tool(w.repo, "ws-commit", {"--staged", "-m", "Add Beta twice"});
+    CHECK(r.status == 1);
+    CHECK(r.err == "ws-commit: refused path 'agents/b.json': named twice in the changes; a tree holds each name once\n");
+    CHECK(w.repo.read(".git/index") == index);
+    CHECK(w.repo.git({"for-each-ref", "refs/ws/"}) == "");
+  }
+
   // What it prints is what it writes: 100755 in the stat and in the tree.
+  w.repo.remove("agents/c.json");
   w.repo.write(".git/index", staged);
   w.repo.git({"update-index", "--chmod=+x", "agents/b.json"});
   RunResult r = tool(w.repo, "ws-commit", {"--staged", "-m", "Add Beta"});
