@@ -8,6 +8,7 @@
 
 #include "libcheck/repository.h"
 #include "libcheck/workspace_root.h"
+#include "proposal_approval.h"
 #include "proposal_canonical.h"
 #include "proposal_internal.h"
 
@@ -143,9 +144,10 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   }
 
   // 3. The branch tip must still be its base.
-  std::string branch = normalise_branch(options.branch.empty() ? info.branch : options.branch);
-  if (branch.empty() || branch == "refs/heads/")
-    return make_error(Errc::usage, "proposal " + id7 + " names no branch; pass --branch");
+  auto target = target_branch(r, info, options.branch);
+  if (!target) return target.error();
+  const std::string branch = std::move(target).value();
+  if (auto st = check_distinct_approver(repo, info, branch); !st) return st.error();
   std::string tip = ref_target(r, branch);
   std::string new_parent = info.base;
   std::string candidate = info.id;  // the commit whose tree will land
@@ -210,7 +212,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   if (!committer) return committer.error();
   std::string message = info.message;
   while (!message.empty() && message.back() == '\n') message.pop_back();
-  message += "\n\nProposal-Id: " + info.id + "\n";
+  message += "\n\n" + approval_trailers(info.id, committer->get());
   // Fresh canonical trees, never the proposal's own objects; written
   // through the rebuild's repository, whose cache holds the folders of
   // `new_parent` the changes touch.
@@ -245,8 +247,8 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   if (rc < 0) return git::error(Errc::environment, "cannot move branch '" + branch_display(branch) + "'");
   git_reference_free(ref);
 
-  // 6. Marked applied (the Proposal-Id trailer on the branch says so too,
-  // should this step be cut short).
+  // 6. Marked applied: this ref is the only record of it (a Proposal-Id
+  // trailer is text anyone can write).
   std::string applied_ref = kAppliedPrefix + info.id;
   if (git_reference_create(&ref, r, applied_ref.c_str(), &new_oid, 0, "ws-apply: applied") == 0)
     git_reference_free(ref);

@@ -1,5 +1,6 @@
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <climits>
 #include <cstdio>
@@ -95,6 +96,15 @@ Result<git::Signature> signature(git_repository* repo, const char* who) {
                       std::string("no ") + (std::string(who) == "AUTHOR" ? "author" : "committer") +
                           " identity: set user.name and user.email (git config) or " + prefix + "_NAME and " +
                           prefix + "_EMAIL");
+  // A control character (a newline above all) would end the commit's
+  // header line, or forge a trailer in the Approved-by: line ws-apply writes.
+  auto has_control = [](const std::string& s) {
+    return std::any_of(s.begin(), s.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
+  };
+  if (has_control(name) || has_control(email))
+    return make_error(Errc::environment, std::string("invalid ") + (std::string(who) == "AUTHOR" ? "author" : "committer") +
+                                             " identity: a control character in its name or e-mail (" + prefix +
+                                             "_NAME, " + prefix + "_EMAIL, user.name, user.email)");
   git_time_t when = std::time(nullptr);
   int offset = 0;
   parse_date(std::getenv((prefix + "_DATE").c_str()), when, offset);

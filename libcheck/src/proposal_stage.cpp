@@ -5,6 +5,7 @@
 
 #include "libcheck/repository.h"
 #include "libcheck/workspace_root.h"
+#include "proposal_approval.h"
 #include "proposal_internal.h"
 
 namespace ws {
@@ -19,6 +20,9 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
     return make_error(Errc::refused, "nothing to propose: the view has no pending changes");
   if (message.find_first_not_of(" \t\n") == std::string::npos)
     return make_error(Errc::usage, "empty proposal message: say what the change does with -m");
+  // Kept per worktree: a linked worktree's session is not the main one's.
+  auto key = session_key(repo, ws.session);
+  if (!key) return key.error();
 
   // Refuse the whole set before writing a single object.
   for (const ViewEntry* e : changes) {
@@ -87,9 +91,10 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
   if (!committer) return committer.error();
 
   StageResult out;
+  out.session = *key;
   out.base = base;
   out.branch = ws.repo->head_branch();
-  std::string full_message = with_trailers(message, ws.session, out.branch);
+  std::string full_message = with_trailers(message, out.session, out.branch);
   git::Commit parent;
   std::vector<const git_commit*> parents;
   if (!base.empty()) {
@@ -109,9 +114,9 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
   // every instant it is either current or superseded, never lost. A lock
   // left on the session's ref (by a killed ws-commit) stops us first, so the
   // current proposal is not archived while it stays current.
-  std::string current_ref = kCurrentPrefix + ws.session;
+  std::string current_ref = kCurrentPrefix + out.session;
   auto locked = [&] {
-    return make_error(Errc::refused, "session '" + ws.session + "' is locked by another process ('" + current_ref +
+    return make_error(Errc::refused, "session '" + out.session + "' is locked by another process ('" + current_ref +
                                          ".lock'); if no ws-commit is running, remove the lock file and retry");
   };
   {
@@ -125,7 +130,7 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
     git_oid prev_oid;
     git::from_hex(previous, prev_oid);
     git_reference* raw = nullptr;
-    std::string archive = kSupersededPrefix + ws.session + "/" + previous;
+    std::string archive = kSupersededPrefix + out.session + "/" + previous;
     if (git_reference_create(&raw, repo, archive.c_str(), &prev_oid, 1, "ws-commit: superseded") < 0)
       return git::error(Errc::environment, "cannot record the superseded proposal");
     git_reference_free(raw);
@@ -142,7 +147,7 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
     rc = git_reference_create_matching(&raw, repo, current_ref.c_str(), &commit_id, 1, &prev_oid, log.c_str());
   }
   if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS)
-    return make_error(Errc::refused, "session '" + ws.session +
+    return make_error(Errc::refused, "session '" + out.session +
                                          "' staged another proposal at the same time; run ws-commit again");
   if (rc == GIT_ELOCKED) return locked();
   if (rc < 0) return git::error(Errc::environment, "cannot update " + current_ref);

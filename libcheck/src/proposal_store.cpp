@@ -5,6 +5,7 @@
 
 #include "libcheck/proposal.h"
 #include "libcheck/repository.h"
+#include "proposal_approval.h"
 #include "proposal_internal.h"
 
 namespace ws {
@@ -57,31 +58,11 @@ std::set<std::string> changed_paths(git_repository* repo, const std::string& fro
   return out;
 }
 
-// The commit on `branch` since `base` whose message carries `Proposal-Id: id`, if any.
-std::string applied_on_branch(git_repository* repo, const std::string& branch_tip, const std::string& base,
-                              const std::string& id) {
-  if (branch_tip.empty()) return "";
-  git_revwalk* raw = nullptr;
-  if (git_revwalk_new(&raw, repo) < 0) return "";
-  git::RevWalk walk(raw);
-  git_oid tip;
-  git::from_hex(branch_tip, tip);
-  git_revwalk_push(walk.get(), &tip);
-  if (!base.empty()) {
-    git_oid b;
-    git::from_hex(base, b);
-    git_revwalk_hide(walk.get(), &b);
-  }
-  std::string trailer = "\nProposal-Id: " + id;
-  git_oid oid;
-  for (int n = 0; n < 10000 && git_revwalk_next(&oid, walk.get()) == 0; ++n) {
-    git_commit* c = nullptr;
-    if (git_commit_lookup(&c, repo, &oid) < 0) continue;
-    std::string msg = git_commit_message(c);
-    git_commit_free(c);
-    if (msg.find(trailer) != std::string::npos) return git::to_hex(oid);
-  }
-  return "";
+// A proposal's session slot: the ref that holds the current proposal of
+// its session key, or "" for a key no ws-commit could have written.
+std::string session_slot(const ProposalInfo& info) {
+  if (!parse_session_key(info.session)) return "";
+  return kCurrentPrefix + info.session;
 }
 
 Result<ProposalInfo> describe(git_repository* repo, const std::string& id) {
@@ -92,6 +73,7 @@ Result<ProposalInfo> describe(git_repository* repo, const std::string& id) {
   git_commit* c = commit->get();
   Trailers t = parse_trailers(git_commit_message(c));
   info.session = t.session;
+  if (auto key = parse_session_key(info.session)) info.worktree = key->worktree;
   info.branch = t.branch;
   info.message = t.body;
   info.subject = t.body.substr(0, t.body.find('\n'));
@@ -100,9 +82,9 @@ Result<ProposalInfo> describe(git_repository* repo, const std::string& id) {
   info.author = std::string(a->name) + " <" + a->email + ">";
   if (git_commit_parentcount(c) > 0) info.base = git::to_hex(*git_commit_parent_id(c, 0));
 
+  // Applied only by ws-apply's own ref: a Proposal-Id trailer is text
+  // anyone can write in a commit message (ws-apply(1), FILES).
   std::string applied = ref_target(repo, kAppliedPrefix + id);
-  std::string tip = info.branch.empty() ? "" : ref_target(repo, info.branch);
-  if (applied.empty() && tip != info.base) applied = applied_on_branch(repo, tip, info.base, id);
   if (!applied.empty()) {
     info.state = ProposalState::applied;
     info.applied_as = applied;
@@ -112,30 +94,44 @@ Result<ProposalInfo> describe(git_repository* repo, const std::string& id) {
     info.state = ProposalState::rejected;
     return info;
   }
-  std::string current = info.session.empty() ? "" : ref_target(repo, kCurrentPrefix + info.session);
+  std::string slot = session_slot(info);
+  std::string current = slot.empty() ? "" : ref_target(repo, slot);
   if (current != id) {
     info.state = ProposalState::superseded;
     info.superseded_by = current;
     return info;
   }
-  if (tip != info.base) {
-    info.state = ProposalState::stale;
-    info.branch_tip = tip;
-    if (!tip.empty()) {
-      if (auto tc = lookup_commit(repo, tip)) {
-        std::string msg = git_commit_message(tc->get());
-        info.moved_by = msg.substr(0, msg.find('\n'));
-      }
-    }
-    auto moved = changed_paths(repo, info.base, tip);
-    auto mine = changed_paths(repo, info.base, id);
-    std::set_intersection(moved.begin(), moved.end(), mine.begin(), mine.end(),
-                          std::back_inserter(info.colliding_paths));
-  }
+  describe_staleness(repo, info, info.branch.empty() ? "" : ref_target(repo, normalise_branch(info.branch)));
   return info;
 }
 
 }  // namespace
+
+namespace proposal {
+
+void describe_staleness(git_repository* repo, ProposalInfo& info, const std::string& tip) {
+  info.branch_tip.clear();
+  info.moved_by.clear();
+  info.colliding_paths.clear();
+  if (tip == info.base) {
+    info.state = ProposalState::current;
+    return;
+  }
+  info.state = ProposalState::stale;
+  info.branch_tip = tip;
+  if (!tip.empty()) {
+    if (auto tc = lookup_commit(repo, tip)) {
+      std::string msg = git_commit_message(tc->get());
+      info.moved_by = msg.substr(0, msg.find('\n'));
+    }
+  }
+  auto moved = changed_paths(repo, info.base, tip);
+  auto mine = changed_paths(repo, info.base, info.id);
+  std::set_intersection(moved.begin(), moved.end(), mine.begin(), mine.end(),
+                        std::back_inserter(info.colliding_paths));
+}
+
+}  // namespace proposal
 
 Result<ProposalInfo> find_proposal(const Repository& repo, const std::string& id_or_prefix) {
   std::string want = id_or_prefix;
@@ -157,13 +153,15 @@ Result<ProposalInfo> find_proposal(const Repository& repo, const std::string& id
 }
 
 Result<std::vector<ProposalInfo>> list_proposals(const Repository& repo, const std::string& session) {
+  if (auto valid = session_selected("", session); !valid) return valid.error();
   auto ids = known_ids(repo.raw());
   if (!ids) return ids.error();
   std::vector<ProposalInfo> out;
   for (const auto& id : *ids) {
     auto info = describe(repo.raw(), id);
     if (!info) continue;  // a ref to something that is not a proposal commit
-    if (!session.empty() && info->session != session) continue;
+    auto selected = session_selected(info->session, session);
+    if (!selected || !*selected) continue;
     out.push_back(std::move(info).value());
   }
   std::sort(out.begin(), out.end(), [](const ProposalInfo& a, const ProposalInfo& b) {
@@ -250,8 +248,8 @@ Status reject_proposal(const Repository& repo, const std::string& id_or_prefix) 
     return git::error(Errc::environment, "cannot record the rejection");
   git_reference_free(ref);
   // The session's slot is freed only if it still holds this proposal.
-  std::string current = kCurrentPrefix + info->session;
-  if (!info->session.empty() && ref_target(r, current) == info->id) {
+  std::string current = session_slot(*info);
+  if (!current.empty() && ref_target(r, current) == info->id) {
     git_reference* cur = nullptr;
     if (git_reference_lookup(&cur, r, current.c_str()) == 0) {
       git_reference_delete(cur);

@@ -11,6 +11,7 @@
 #include <git2/sys/repository.h>
 
 #include "confined_open.h"
+#include "git_files.h"
 #include "git_util.h"
 #include "libcheck/path_policy.h"
 #include "odb_pool.h"
@@ -54,11 +55,24 @@ int apply_git_environment(git_repository* repo) {
 Result<Repository> Repository::open(const std::string& dir) {
   git::ensure_init();
   Repository r;
-  int rc = git_repository_open_ext(&r.repo_, dir.c_str(), 0, nullptr);
+  if (auto st = detail::check_global_config_files(); !st) return st.error();
+  git_buf found = GIT_BUF_INIT;
+  int rc = git_repository_discover(&found, dir.c_str(), 0, nullptr);
+  if (rc == 0) {
+    std::string git_dir(found.ptr, found.size);
+    git_buf_dispose(&found);
+    if (auto st = detail::check_config_files(git_dir); !st) return st.error();
+    // Found again from `dir`, as before: the working tree of a linked
+    // worktree is known from there, not from its git dir.
+    rc = git_repository_open_ext(&r.repo_, dir.c_str(), 0, nullptr);
+  } else {
+    git_buf_dispose(&found);
+  }
   if (rc == GIT_ENOTFOUND)
     return make_error(Errc::environment,
                       "not a git repository: '" + dir + "' (or any parent); run 'git init' or pass -C DIR", dir);
   if (rc < 0) return git::error(Errc::environment, "cannot open repository at '" + dir + "'");
+  if (auto st = detail::check_repository_files(r.repo_); !st) return st.error();
   if (apply_git_environment(r.repo_) < 0)
     return git::error(Errc::environment, "cannot use GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES or GIT_INDEX_FILE");
   return r;

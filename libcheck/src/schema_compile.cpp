@@ -3,6 +3,9 @@
 #include <re2/re2.h>
 
 #include <array>
+#include <cctype>
+#include <optional>
+#include <string_view>
 #include <exception>
 #include <mutex>
 #include <stdexcept>
@@ -147,11 +150,177 @@ void rewrite(nlohmann::json& schema, int depth) {
   }
 }
 
+// Where a subschema can stand, by how it applies to the value being checked:
+// `kSameValue` keywords check the value itself, the others a part of it.
+constexpr std::array<const char*, 4> kSameValueOne{"not", "if", "then", "else"};
+constexpr std::array<const char*, 3> kSameValueMany{"allOf", "anyOf", "oneOf"};
+constexpr std::array<const char*, 5> kPartOne{"additionalItems", "additionalProperties", "contains", "propertyNames",
+                                              "items"};
+constexpr std::array<const char*, 5> kMaps{"properties", "patternProperties", "definitions", "$defs", "dependencies"};
+
+std::string escape_pointer_token(const std::string& token) {
+  std::string out;
+  for (char c : token) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
+// '#/definitions/a%20b' -> '/definitions/a b' (RFC 6901 section 6: a URI fragment
+// is percent-encoded); nullopt for a malformed escape.
+std::optional<std::string> fragment_pointer(std::string_view fragment) {
+  std::string out;
+  for (std::size_t i = 0; i < fragment.size(); ++i) {
+    if (fragment[i] != '%') {
+      out += fragment[i];
+      continue;
+    }
+    if (i + 2 >= fragment.size() || !std::isxdigit(static_cast<unsigned char>(fragment[i + 1])) ||
+        !std::isxdigit(static_cast<unsigned char>(fragment[i + 2])))
+      return std::nullopt;
+    out += static_cast<char>(std::stoi(std::string(fragment.substr(i + 1, 2)), nullptr, 16));
+    i += 2;
+  }
+  return out;
+}
+
+// The subschemas of a schema, by JSON pointer, with the edges along which
+// validation checks the same value again: a cycle of those never reaches a
+// smaller part of the value, so validating (and valijson's parser resolving a
+// '$ref' to a '$ref') would recurse forever. Cycles through 'properties',
+// 'items' and the like are fine: each step goes one level into the value,
+// whose nesting the readers cap.
+class SchemaGraph {
+ public:
+  // Throws std::runtime_error naming the pointer of the first problem.
+  explicit SchemaGraph(const nlohmann::json& root) {
+    collect(root);
+    link();
+    find_cycle();
+  }
+
+ private:
+  struct Node {
+    const nlohmann::json* schema;
+    std::string pointer;
+    std::vector<std::size_t> same_value;  // subschemas checked against the same value
+  };
+  std::vector<Node> nodes_;
+  std::unordered_map<std::string, std::size_t> by_pointer_;
+
+  // Every object where a subschema can stand, breadth first (no recursion:
+  // the nesting was capped by rewrite()).
+  void collect(const nlohmann::json& root) {
+    nodes_.push_back({&root, "", {}});
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      const nlohmann::json& s = *nodes_[i].schema;
+      const std::string base = nodes_[i].pointer;
+      by_pointer_.emplace(base, i);
+      if (!s.is_object()) continue;
+      auto add = [&](const nlohmann::json& sub, const std::string& pointer) {
+        if (sub.is_object()) nodes_.push_back({&sub, pointer, {}});
+      };
+      for (const char* k : kSameValueOne)
+        if (auto it = s.find(k); it != s.end()) add(*it, base + "/" + k);
+      for (const char* k : kPartOne)
+        if (auto it = s.find(k); it != s.end()) add(*it, base + "/" + k);
+      for (const char* k : kSameValueMany)
+        if (auto it = s.find(k); it != s.end() && it->is_array())
+          for (std::size_t j = 0; j < it->size(); ++j) add((*it)[j], base + "/" + k + "/" + std::to_string(j));
+      if (auto it = s.find("items"); it != s.end() && it->is_array())
+        for (std::size_t j = 0; j < it->size(); ++j) add((*it)[j], base + "/items/" + std::to_string(j));
+      for (const char* k : kMaps)
+        if (auto it = s.find(k); it != s.end() && it->is_object())
+          for (auto& [name, sub] : it->items()) add(sub, base + "/" + k + "/" + escape_pointer_token(name));
+    }
+  }
+
+  std::size_t resolve(const nlohmann::json& ref, const std::string& at) const {
+    std::string where = "'$ref' at '#" + at + "'";
+    if (!ref.is_string()) throw std::runtime_error(where + " must be a string");
+    const std::string& text = ref.get_ref<const std::string&>();
+    if (text.empty() || text[0] != '#')
+      throw std::runtime_error(where + " names '" + text + "': only references inside the schema ('#/...') are allowed");
+    auto pointer = fragment_pointer(std::string_view(text).substr(1));
+    auto it = pointer ? by_pointer_.find(*pointer) : by_pointer_.end();
+    if (it == by_pointer_.end())
+      throw std::runtime_error(where + " names '" + text + "', which is not a subschema of this schema");
+    return it->second;
+  }
+
+  void link() {
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      const nlohmann::json& s = *nodes_[i].schema;
+      if (!s.is_object()) continue;
+      const std::string& base = nodes_[i].pointer;
+      for (const char* id : {"$id", "id"})
+        if (!base.empty() && s.contains(id) && s[id].is_string())
+          throw std::runtime_error(std::string("'") + id + "' at '#" + base +
+                                   "': a subschema may not change where references resolve");
+      if (auto it = s.find("$ref"); it != s.end()) {
+        // A '$ref' stands for its target; valijson reads nothing beside it.
+        nodes_[i].same_value.push_back(resolve(*it, base));
+        continue;
+      }
+      auto child = [&](const std::string& pointer) {
+        if (auto c = by_pointer_.find(pointer); c != by_pointer_.end()) nodes_[i].same_value.push_back(c->second);
+      };
+      for (const char* k : {"not", "if", "then", "else"}) child(base + "/" + k);
+      for (const char* k : kSameValueMany)
+        if (auto it = s.find(k); it != s.end() && it->is_array())
+          for (std::size_t j = 0; j < it->size(); ++j) child(base + "/" + k + "/" + std::to_string(j));
+      if (auto it = s.find("dependencies"); it != s.end() && it->is_object())
+        for (auto& [name, sub] : it->items()) child(base + "/dependencies/" + escape_pointer_token(name));
+    }
+  }
+
+  // Depth-first with an explicit stack: a chain of references may be as long
+  // as the schema has subschemas.
+  void find_cycle() const {
+    enum Colour : unsigned char { unseen, open, done };
+    std::vector<Colour> colour(nodes_.size(), unseen);
+    std::vector<std::pair<std::size_t, std::size_t>> stack;  // node, next edge
+    for (std::size_t start = 0; start < nodes_.size(); ++start) {
+      if (colour[start] != unseen) continue;
+      stack.push_back({start, 0});
+      colour[start] = open;
+      while (!stack.empty()) {
+        auto& [node, edge] = stack.back();
+        if (edge == nodes_[node].same_value.size()) {
+          colour[node] = done;
+          stack.pop_back();
+          continue;
+        }
+        std::size_t next = nodes_[node].same_value[edge++];
+        if (colour[next] == open) throw std::runtime_error(cycle_message(stack, next));
+        if (colour[next] == unseen) {
+          colour[next] = open;
+          stack.push_back({next, 0});
+        }
+      }
+    }
+  }
+
+  std::string cycle_message(const std::vector<std::pair<std::size_t, std::size_t>>& stack, std::size_t again) const {
+    std::string path;
+    bool in_cycle = false;
+    for (const auto& [node, edge] : stack) {
+      in_cycle = in_cycle || node == again;
+      if (in_cycle) path += "'#" + nodes_[node].pointer + "' -> ";
+    }
+    path += "'#" + nodes_[again].pointer + "'";
+    return "schema refers to itself without checking any part of the value: " + path;
+  }
+};
+
 CompiledSchema compile(const nlohmann::json& schema) {
   if (!schema.is_object()) return std::string("a schema must be an object");
   try {
     nlohmann::json rewritten = schema;
     rewrite(rewritten, 0);
+    SchemaGraph check_references(rewritten);
     valijson::SchemaParser parser;
     // The parser owns and deletes its builders.
     parser.addConstraintBuilder(kPatternKeyword, new PatternBuilder);

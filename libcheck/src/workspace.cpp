@@ -19,6 +19,29 @@ bool is_workspace_config_path(std::string_view path) {
 
 bool is_valid_session(std::string_view s) { return !s.empty() && s.size() <= 64 && is_valid_id_segment(s); }
 
+namespace {
+
+Error config_error(const std::string& what) {
+  return make_error(Errc::invalid, "invalid .ws/config.json: " + what, ".ws/config.json");
+}
+
+// The "approval" object: its keys are checked as strictly as the top level's.
+Result<ApprovalConfig> parse_approval(const nlohmann::json& value) {
+  if (!value.is_object()) return config_error("'approval' must be an object");
+  ApprovalConfig a;
+  for (auto& [key, v] : value.items()) {
+    if (key == "distinct_approver") {
+      if (!v.is_boolean()) return config_error("'approval.distinct_approver' must be true or false");
+      a.distinct_approver = v.get<bool>();
+    } else {
+      return config_error("unknown key 'approval." + key + "'; allowed in 'approval': distinct_approver");
+    }
+  }
+  return a;
+}
+
+}  // namespace
+
 Result<WorkspaceConfig> parse_workspace_config(std::string_view text) {
   WorkspaceConfig c;
   nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -51,9 +74,14 @@ Result<WorkspaceConfig> parse_workspace_config(std::string_view text) {
         return make_error(Errc::invalid, "invalid .ws/config.json: 'size_cap' must be a positive number of bytes",
                           ".ws/config.json");
       c.size_cap = value.get<std::uint64_t>();
+    } else if (key == "approval") {
+      auto approval = parse_approval(value);
+      if (!approval) return approval.error();
+      c.approval = *approval;
     } else {
       return make_error(Errc::invalid,
-                        "invalid .ws/config.json: unknown key '" + key + "'; allowed: unrouted, protected, size_cap",
+                        "invalid .ws/config.json: unknown key '" + key +
+                            "'; allowed: unrouted, protected, size_cap, approval",
                         ".ws/config.json");
     }
   }

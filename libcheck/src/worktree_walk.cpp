@@ -10,6 +10,8 @@
 #include <optional>
 #include <vector>
 
+#include "git_files.h"
+
 namespace ws::detail {
 
 namespace {
@@ -40,6 +42,7 @@ struct Dir {
   std::string names;  // every child's key: the name, with '/' appended for a directory
   std::vector<Child> children;
   std::size_t next = 0;
+  unsigned char ignore_file_type = DT_REG;  // of its .gitignore, when it has one
   std::string_view key(const Child& c) const { return std::string_view(names).substr(c.offset, c.size); }
 };
 
@@ -50,7 +53,7 @@ std::optional<Dir> open_dir(int fd, std::string rel) {
     ::close(fd);
     return std::nullopt;
   }
-  Dir d{dir, std::move(rel), {}, {}, 0};
+  Dir d{dir, std::move(rel), {}, {}, 0, DT_REG};
   while (dirent* de = readdir(dir)) {
     std::string_view name = de->d_name;
     if (name == "." || name == "..") continue;
@@ -59,8 +62,11 @@ std::optional<Dir> open_dir(int fd, std::string rel) {
     if (type == DT_UNKNOWN) {
       struct stat st;
       if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
-      type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+      type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : S_ISREG(st.st_mode) ? DT_REG
+           : S_ISFIFO(st.st_mode) ? DT_FIFO : S_ISSOCK(st.st_mode) ? DT_SOCK : S_ISCHR(st.st_mode) ? DT_CHR
+           : S_ISBLK(st.st_mode) ? DT_BLK : DT_UNKNOWN;
     }
+    if (name == ".gitignore") d.ignore_file_type = type;
     WalkItem::Type t;
     if (type == DT_DIR) t = WalkItem::Type::dir;
     else if (type == DT_REG) t = WalkItem::Type::file;
@@ -89,6 +95,16 @@ Status walk_worktree(const std::string& root_path, const std::function<bool(cons
   if (root_fd < 0) return make_error(Errc::environment, "cannot open the workspace root '" + root_path + "'");
   std::vector<Dir> stack;
   if (auto root = open_dir(root_fd, "")) stack.push_back(std::move(*root));
+  // libgit2 reads a folder's .gitignore when asked about a path in it.
+  auto ignore_file_ok = [&stack]() -> Status {
+    const Dir& d = stack.back();
+    return require_regular_ignore_file(d.ignore_file_type, d.rel + ".gitignore");
+  };
+  if (!stack.empty())
+    if (auto st = ignore_file_ok(); !st) {
+      closedir(stack.back().dir);
+      return st;
+    }
   std::string rel;
   std::string name;
   while (!stack.empty()) {
@@ -107,7 +123,13 @@ Status walk_worktree(const std::string& root_path, const std::function<bool(cons
     int sub = openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (sub < 0) continue;
     // `d` and `c` are not used past this point: the push may move them.
-    if (auto child = open_dir(sub, rel)) stack.push_back(std::move(*child));
+    if (auto child = open_dir(sub, rel)) {
+      stack.push_back(std::move(*child));
+      if (auto st = ignore_file_ok(); !st) {
+        for (Dir& open : stack) closedir(open.dir);
+        return st;
+      }
+    }
   }
   return Ok{};
 }

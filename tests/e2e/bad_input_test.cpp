@@ -683,3 +683,90 @@ TEST_CASE("bad input: file names with newlines and quotes: one escaped line each
   CHECK(g.out == "agents/AGalpha.json:2:  \"name\": \"Alpha\"\nagents/it's \"quoted\".json:1:{\"name\": \"Quoted\"}\n");
   CHECK(g.err == "ws-grep: " + nl_refusal + "\nws-grep: " + esc_refusal + "\n");
 }
+
+TEST_CASE("bad input: a kind schema that refers to itself is a manifest error in every tool", "[bad-input]") {
+  // {"$ref": "#"} sent valijson's parser round the reference forever, and a
+  // cycle through allOf would send the validator round it: a segfault in
+  // every tool that loads the pack.
+  TempRepo repo;
+  seed(repo);
+  const std::string head = R"({"kind": "agent", "files": "agents/*.json", "format": "json", "symbol": "Agents", "name": "/name", "schema": )";
+  struct Row {
+    std::string schema;
+    std::string problem;
+  };
+  const std::vector<Row> rows = {
+      {R"({"$ref": "#"})", "schema refers to itself without checking any part of the value: '#' -> '#'"},
+      {R"({"definitions": {"a": {"$ref": "#/definitions/b"}, "b": {"allOf": [{"$ref": "#/definitions/a"}]}}, "$ref": "#/definitions/a"})",
+       "schema refers to itself without checking any part of the value: '#/definitions/a' -> '#/definitions/b' -> "
+       "'#/definitions/b/allOf/0' -> '#/definitions/a'"},
+  };
+  for (const Row& row : rows) {
+    repo.write(".ws/kinds/agent.json", head + row.schema + "}");
+    for (bool committed : {false, true}) {
+      if (committed) repo.commit_all("a cyclic agent schema");
+      for (const char* tool : {"ws-ls", "ws-grep", "ws-build", "ws-commit"}) {
+        std::vector<std::string> args;
+        if (tool == std::string("ws-grep")) args = {"Alpha"};
+        if (tool == std::string("ws-build")) args = {"--all"};
+        if (tool == std::string("ws-commit")) args = {"-m", "x"};
+        auto r = bounded(repo, tool, args);
+        INFO(tool << (committed ? " (committed)" : " (working tree)") << ": " << row.schema);
+        CHECK(r.status == 2);
+        CHECK(r.out == "");
+        CHECK(r.err == std::string(tool) + ": kind manifest '.ws/kinds/agent.json': invalid schema: " + row.problem + "\n");
+      }
+    }
+    repo.git({"rm", "-q", ".ws/kinds/agent.json"});
+    repo.commit_all("drop the schema");
+  }
+}
+
+TEST_CASE("bad input: a FIFO where git reads a file is refused without blocking", "[bad-input]") {
+  // libgit2 opens ignore, exclude, config and index files with a plain
+  // open(2), which waits forever for a writer on a FIFO.
+  TempRepo repo;
+  seed(repo);
+  repo.write("agents/AGnew.json", "{\"name\": \"New\"}\n");  // untracked: its ignore rules are read
+  const std::string git_dir = repo.path() + "/.git/";
+  struct Site {
+    std::string path;  // relative to the repository
+    std::string shown;  // as the message names it
+    std::string what;
+  };
+  const std::vector<Site> sites = {
+      {".gitignore", "path '.gitignore'", "ignore rules from "},
+      {"agents/.gitignore", "path 'agents/.gitignore'", "ignore rules from "},
+      {".git/info/exclude", "'" + git_dir + "info/exclude'", ""},
+      {".git/index", "'" + git_dir + "index'", ""},
+      {".git/config", "'" + git_dir + "config'", ""},
+  };
+  for (const Site& site : sites) {
+    const std::string abs = repo.abs(site.path);
+    const std::string saved = abs + ".saved";
+    if (repo.exists(site.path)) std::filesystem::rename(abs, saved);
+    std::filesystem::create_directories(std::filesystem::path(abs).parent_path());
+    REQUIRE(::mkfifo(abs.c_str(), 0644) == 0);
+    for (const char* tool : {"ws-ls", "ws-grep", "ws-build", "ws-commit"}) {
+      std::vector<std::string> args;
+      if (tool == std::string("ws-grep")) args = {"Alpha"};
+      if (tool == std::string("ws-commit")) args = {"-m", "x"};
+      auto r = bounded(repo, tool, args, 20);
+      INFO(tool << " with a FIFO at " << site.path);
+      CHECK(r.status == 2);
+      CHECK(r.out == "");
+      CHECK(r.err == std::string(tool) + ": refused " + site.shown + ": a FIFO where git reads " + site.what +
+                         "a regular file; remove it or replace it with a file\n");
+    }
+    std::filesystem::remove(abs);
+    if (std::filesystem::exists(saved)) std::filesystem::rename(saved, abs);
+  }
+  // A symlink as an ignore file would be followed out of the tree.
+  std::filesystem::create_symlink("/etc/passwd", repo.abs("agents/.gitignore"));
+  auto r = bounded(repo, "ws-ls", {});
+  CHECK(r.status == 2);
+  CHECK(r.err == "ws-ls: refused path 'agents/.gitignore': a symlink where git reads ignore rules from a regular "
+                 "file; remove it or replace it with a file\n");
+  std::filesystem::remove(repo.abs("agents/.gitignore"));
+  CHECK(bounded(repo, "ws-ls", {}).status == 0);
+}

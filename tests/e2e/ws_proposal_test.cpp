@@ -102,7 +102,8 @@ TEST_CASE("stage, show and apply give exactly one commit holding the staged byte
   CHECK(rev(repo, "main^{tree}") == rev(repo, id + "^{tree}"));
   CHECK(rev(repo, "main^") == base);
   CHECK(repo.git({"log", "-1", "--format=%an|%cn|%B", "main"}) ==
-        "Ada Author|Ada Approver|Add an escalation tool\n\nProposal-Id: " + id + "\n\n");
+        "Ada Author|Ada Approver|Add an escalation tool\n\nProposal-Id: " + id +
+            "\nApproved-by: Ada Approver <approver@example.com>\n\n");
   CHECK(repo.git({"reflog", "-1", "--format=%gs", "main"}) == "ws-apply: proposal " + id + "\n");
   CHECK(fsck_clean(repo));
   // The index followed; the working tree already had these bytes.
@@ -255,7 +256,7 @@ TEST_CASE("sessions never see or replace each other's proposals", "[proposal]") 
   CHECK(b_run.out.find("supersedes") == std::string::npos);
   CHECK(rev(repo, "refs/ws/proposals/alpha") == a);
   CHECK(rev(repo, "refs/ws/proposals/beta") == b);
-  auto list_a = ws(repo, "ws-apply", {"--list"}, {{"WS_SESSION", "alpha"}});
+  auto list_a = ws(repo, "ws-apply", {"--list", "--session", "alpha"});
   CHECK(list_a.out.find(a.substr(0, 12)) != std::string::npos);
   CHECK(list_a.out.find(b.substr(0, 12)) == std::string::npos);
   auto all = ws(repo, "ws-apply", {"--list", "--all-sessions"});

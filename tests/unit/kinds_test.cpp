@@ -320,3 +320,43 @@ TEST_CASE("symbol names are at most 512 characters, as C# compilers allow", "[ki
   }
   CHECK(ws::kMaxNameLength == 512);
 }
+
+TEST_CASE("a schema that refers to itself without checking a part of the value is refused", "[kinds]") {
+  auto defaults = default_texts();
+  auto manifest = [](const std::string& schema) {
+    return R"({"kind": "x", "files": "x/*.json", "format": "json", "schema": )" + schema + "}";
+  };
+  struct Row {
+    std::string schema;
+    std::string expect;
+  };
+  const std::vector<Row> rows = {
+      {R"({"$ref": "#"})", "schema refers to itself without checking any part of the value: '#' -> '#'"},
+      {R"({"definitions": {"a": {"$ref": "#/definitions/b"}, "b": {"allOf": [{"$ref": "#/definitions/a"}]}},
+           "$ref": "#/definitions/a"})",
+       "'#/definitions/a' -> '#/definitions/b' -> '#/definitions/b/allOf/0' -> '#/definitions/a'"},
+      {R"({"anyOf": [{"type": "string"}, {"not": {"$ref": "#"}}]})", "'#' -> '#/anyOf/1' -> '#/anyOf/1/not' -> '#'"},
+      {R"({"if": {"$ref": "#/then"}, "then": {"$ref": "#/if"}})", "'#/if' -> '#/then' -> '#/if'"},
+      {R"({"dependencies": {"a": {"$ref": "#"}}})", "'#' -> '#/dependencies/a' -> '#'"},
+      {R"({"$defs": {"a b": {"$ref": "#/$defs/a%20b"}}})", "'#/$defs/a b' -> '#/$defs/a b'"},
+      {R"({"$ref": "other.json#"})", "'$ref' at '#' names 'other.json#': only references inside the schema"},
+      {R"({"$ref": "#/definitions/nope"})", "names '#/definitions/nope', which is not a subschema of this schema"},
+      {R"({"$ref": "#/required"})", "which is not a subschema"},
+      {R"({"$ref": 5})", "'$ref' at '#' must be a string"},
+      {R"({"properties": {"a": {"$id": "x", "$ref": "#"}}})", "'$id' at '#/properties/a'"},
+  };
+  for (const Row& row : rows) {
+    INFO(row.schema);
+    auto pack = ws::KindPack::from_texts(defaults, {{"cyclic.json", manifest(row.schema)}});
+    REQUIRE_FALSE(pack.ok());
+    CHECK(pack.error().code == ws::Errc::invalid);
+    CHECK_THAT(pack.error().message, Catch::StartsWith("kind manifest 'cyclic.json': invalid schema: "));
+    CHECK_THAT(pack.error().message, Catch::Contains(row.expect));
+  }
+
+  // Recursion that goes one level into the value each time is a tree, and fine.
+  auto tree = ws::KindPack::from_texts(
+      defaults, {{"tree.json", manifest(R"({"type": "object", "properties": {"name": {"type": "string"},
+                    "children": {"type": "array", "items": {"$ref": "#"}}}, "additionalProperties": false})")}});
+  REQUIRE(tree.ok());
+}

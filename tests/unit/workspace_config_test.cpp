@@ -10,6 +10,13 @@ TEST_CASE("workspace config: valid keys are read", "[workspace]") {
   CHECK(c->unrouted == ws::UnroutedPolicy::warning);
   CHECK(c->protected_paths == std::vector<std::string>{"ops/"});
   CHECK(c->size_cap == 4096);
+  CHECK_FALSE(c->approval.distinct_approver);
+  auto a = parse_workspace_config(R"({"approval": {"distinct_approver": true}})");
+  REQUIRE(a.ok());
+  CHECK(a->approval.distinct_approver);
+  auto off = parse_workspace_config(R"({"approval": {}})");
+  REQUIRE(off.ok());
+  CHECK_FALSE(off->approval.distinct_approver);
 }
 
 TEST_CASE("workspace config: each refusal names the rule", "[workspace]") {
@@ -28,7 +35,15 @@ TEST_CASE("workspace config: each refusal names the rule", "[workspace]") {
       {R"({"protected": [""]})", "invalid .ws/config.json: 'protected' entries must be non-empty strings"},
       {R"({"size_cap": 0})", "invalid .ws/config.json: 'size_cap' must be a positive number of bytes"},
       {R"({"size_cap": -1})", "invalid .ws/config.json: 'size_cap' must be a positive number of bytes"},
-      {R"({"colour": true})", "invalid .ws/config.json: unknown key 'colour'; allowed: unrouted, protected, size_cap"},
+      {R"({"colour": true})",
+       "invalid .ws/config.json: unknown key 'colour'; allowed: unrouted, protected, size_cap, approval"},
+      {R"({"approval": true})", "invalid .ws/config.json: 'approval' must be an object"},
+      {R"({"approval": {"distinct_approver": "yes"}})",
+       "invalid .ws/config.json: 'approval.distinct_approver' must be true or false"},
+      {R"({"approval": {"distinct_approver": 1}})",
+       "invalid .ws/config.json: 'approval.distinct_approver' must be true or false"},
+      {R"({"approval": {"distinct_approvers": true}})",
+       "invalid .ws/config.json: unknown key 'approval.distinct_approvers'; allowed in 'approval': distinct_approver"},
   };
   for (const auto& c : cases) {
     INFO(c.text);

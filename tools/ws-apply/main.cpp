@@ -40,7 +40,8 @@ std::string age(std::int64_t when) {
 
 nlohmann::json info_json(const ws::ProposalInfo& p) {
   auto or_null = [](const std::string& s) { return s.empty() ? nlohmann::json() : nlohmann::json(s); };
-  nlohmann::json j{{"type", "proposal"}, {"id", p.id}, {"session", p.session}, {"base", or_null(p.base)},
+  nlohmann::json j{{"type", "proposal"}, {"id", p.id}, {"session", p.session},
+                   {"worktree", or_null(p.worktree)}, {"base", or_null(p.base)},
                    {"branch", p.branch}, {"subject", p.subject}, {"author", p.author}, {"time", p.time},
                    {"state", ws::proposal_state_name(p.state)}};
   if (!p.superseded_by.empty()) j["superseded_by"] = p.superseded_by;
@@ -53,8 +54,11 @@ nlohmann::json info_json(const ws::ProposalInfo& p) {
   return j;
 }
 
-int do_list(const ws::Repository& repo, const Options& o, const std::string& session) {
-  auto list = ws::list_proposals(repo, o.all_sessions ? "" : session);
+// Every session's proposals, of every worktree: an approver sees what any
+// agent staged. Only an explicit --session filters (not $WS_SESSION, which
+// names the session an agent stages under).
+int do_list(const ws::Repository& repo, const Options& o) {
+  auto list = ws::list_proposals(repo, o.all_sessions ? "" : o.common.session);
   if (!list) return wscli::report_error(kTool, list.error());
   for (const auto& p : *list) {
     if (o.common.json) {
@@ -125,8 +129,8 @@ int main(int argc, char** argv) {
                kTool};
   app.get_formatter()->column_width(30);
   wscli::add_common_options(app, o.common, /*with_z=*/false);
-  app.add_flag("--list", o.list, "list this session's proposals with their state");
-  app.add_flag("--all-sessions", o.all_sessions, "with --list: every session's proposals");
+  app.add_flag("--list", o.list, "list every session's proposals with their state (--session NAME: that session's)");
+  app.add_flag("--all-sessions", o.all_sessions, "with --list: every session's proposals (the default; kept for scripts)");
   app.add_option("--show", o.show, "show a proposal: header, message, diffstat and the exact diff")->type_name("ID");
   app.add_flag("--stat", o.stat, "with --show: the diffstat only");
   app.add_option("--reject", o.reject, "reject a proposal; it can never be applied")->type_name("ID");
@@ -140,12 +144,14 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "{}: say what to do: --list, --show ID, --reject ID, or ID to apply\n", kTool);
     return wscli::kExitUsage;
   }
-  auto session = wscli::resolve_session(o.common);
-  if (!session) return wscli::report_error(kTool, session.error());
   auto repo = ws::Repository::open(o.common.dir);
   if (!repo) return wscli::report_error(kTool, repo.error());
+  // A --list filter may name a linked worktree's session (NAME@WORKTREE),
+  // which no tool stages under by name: list_proposals checks it.
+  if (o.list) return do_list(*repo, o);
+  auto session = wscli::resolve_session(o.common);
+  if (!session) return wscli::report_error(kTool, session.error());
 
-  if (o.list) return do_list(*repo, o, *session);
   if (!o.show.empty()) return do_show(*repo, o);
   if (!o.reject.empty()) {
     auto st = ws::reject_proposal(*repo, o.reject);

@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
     for (const auto& f : staged->files)
       files.push_back({{"path", f.path}, {"status", std::string(1, static_cast<char>(f.status))},
                        {"additions", f.additions}, {"deletions", f.deletions}});
-    nlohmann::json j{{"type", "proposal"}, {"id", staged->id}, {"session", workspace->session},
+    nlohmann::json j{{"type", "proposal"}, {"id", staged->id}, {"session", staged->session},
                      {"base", staged->base.empty() ? nlohmann::json() : nlohmann::json(staged->base)},
                      {"branch", staged->branch}, {"files", files}};
     j["supersedes"] = staged->superseded.empty() ? nlohmann::json() : nlohmann::json(staged->superseded);
@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
     wscli::exit_without_teardown(wscli::kExitOk);
   }
   fmt::print("proposal {}\n", staged->id);
-  fmt::print("session  {}\n", workspace->session);
+  fmt::print("session  {}\n", staged->session);
   fmt::print("base     {}\n", staged->base.empty() ? "(none: unborn branch)" : staged->base);
   if (!staged->superseded.empty()) fmt::print("supersedes {}\n", staged->superseded);
   fmt::print("{}", staged->stat);

@@ -1,13 +1,16 @@
-// Proposals (DESIGN.md §6): a clean changeset staged as a git commit object
-// under refs/ws/proposals/<session>, and its application to a branch as
-// exactly one commit, by compare-and-swap.
+// Proposals (ws(7) PROPOSALS): a clean changeset staged as a git commit
+// object under refs/ws/proposals/<session key>, and its application to a
+// branch as exactly one commit, by compare-and-swap.
 //
 // Refs used (all in the shared git directory, so proposals survive restarts
-// and linked worktrees see them):
-//   refs/ws/proposals/<session>         the session's current proposal
-//   refs/ws/superseded/<session>/<id>   an older proposal of the session
-//   refs/ws/applied/<id>                applied: points at the commit made
+// and every worktree sees them; ws-apply(1) FILES):
+//   refs/ws/proposals/<key>             the session's current proposal
+//   refs/ws/superseded/<key>/<id>       an older proposal of the session
+//   refs/ws/applied/<id>                applied: points at the commit made;
+//                                       the only record of an application
 //   refs/ws/rejected/<id>               rejected by an approver
+// Sessions are kept per worktree: the key is the session name in the main
+// worktree, "<session>@<worktree>" in a linked one.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +44,7 @@ std::string stat_text(const std::vector<FileStat>& files);
 
 struct StageResult {
   std::string id;          // the proposal commit
+  std::string session;     // the session key it is kept under ("default", "default@wt")
   std::string base;        // its parent; empty on an unborn branch
   std::string branch;      // "refs/heads/main" (HEAD's branch when staged)
   std::string superseded;  // the session's previous proposal, now superseded
@@ -59,7 +63,8 @@ const char* proposal_state_name(ProposalState s);
 
 struct ProposalInfo {
   std::string id;
-  std::string session;
+  std::string session;     // the session key: "default", or "default@wt" from linked worktree "wt"
+  std::string worktree;    // the linked worktree it was staged in; empty: the main one
   std::string base;
   std::string branch;
   std::string subject;     // first line of the message
@@ -74,7 +79,9 @@ struct ProposalInfo {
   std::vector<std::string> colliding_paths;  // for stale: paths changed on both sides
 };
 
-// Every proposal of `session` (all sessions when `session` is empty), newest first.
+// Every proposal of the sessions `session` selects, newest first: "" every
+// session, "NAME" session NAME in every worktree, "NAME@WT" that one
+// linked worktree's (Errc::usage for anything else).
 Result<std::vector<ProposalInfo>> list_proposals(const Repository& repo, const std::string& session);
 // One proposal by full id or unique prefix (at least 7 hex digits).
 Result<ProposalInfo> find_proposal(const Repository& repo, const std::string& id_or_prefix);
@@ -90,7 +97,8 @@ Result<ShowResult> show_proposal(const Repository& repo, const std::string& id_o
 Status reject_proposal(const Repository& repo, const std::string& id_or_prefix);
 
 struct ApplyOptions {
-  std::string branch;  // empty: the branch recorded in the proposal
+  // An existing branch; empty: the branch recorded in the proposal.
+  std::string branch;
   bool rebase = false;
 };
 
@@ -107,7 +115,8 @@ struct ApplyResult {
 };
 
 // Runs the checks of DESIGN.md §6 in order, each refusal its own message
-// (Errc::refused): superseded/applied/rejected, path policy, stale, rebuild,
+// (Errc::refused): superseded/applied/rejected, path policy, the branch
+// (Errc::usage when it does not exist), the approver, stale, rebuild,
 // compare-and-swap. `rebuild_clean` builds a workspace opened on a view and
 // says whether it is clean (with a one-line reason when not); it is passed in
 // so this module does not depend on the compile.

@@ -17,11 +17,20 @@ namespace ws {
 
 enum class UnroutedPolicy { error, warning, ignore };
 
+// The "approval" object of .ws/config.json (ws(7)): what ws-apply asks of
+// the approver.
+struct ApprovalConfig {
+  // Refuse an approver whose identity equals the proposal's author or the
+  // identity that staged it (ws-apply(1), "distinct approver").
+  bool distinct_approver = false;
+};
+
 // .ws/config.json of the view.
 struct WorkspaceConfig {
   UnroutedPolicy unrouted = UnroutedPolicy::error;
   std::vector<std::string> protected_paths;  // extra protected prefixes
   std::uint64_t size_cap = kDefaultSizeCap;
+  ApprovalConfig approval;
 };
 Result<WorkspaceConfig> parse_workspace_config(std::string_view json_text);
 
