@@ -414,3 +414,34 @@ TEST_CASE("ws-commit refuses a working-tree file nested past the depth cap", "[h
                      "ws-commit: refused: the changeset does not build; no proposal was written\n");
   CHECK(w.repo.git({"for-each-ref", "refs/ws/"}) == "");
 }
+
+TEST_CASE("ws-commit --rev refuses a hand-made tree that ws-apply would refuse, rather than staging it canonical",
+          "[hostile][commit]") {
+  Workspace w;
+  struct Case {
+    std::string tree, why;
+  };
+  const std::vector<Case> cases{
+      {w.with_agents({{"100644", "c.json", w.beta}, {"100644", "a.json", w.alpha}}),
+       "refused path 'agents/a.json': out of git's order in its folder (after 'agents/c.json'); git sorts a tree's "
+       "names bytewise"},
+      {w.with_beta("0100644"),
+       "refused path 'agents/b.json': mode written as '0100644' is zero-padded; git writes '100644'"},
+      {w.with_beta("100664"), refused_mode("agents/b.json", "100664", "a regular file with permissions git does not write")},
+  };
+  for (const auto& c : cases) {
+    INFO(c.why);
+    std::string commit = chomp(w.repo.git({"commit-tree", c.tree, "-p", w.base, "-m", "Hand-made"}));
+    RunResult r = tool(w.repo, "ws-commit", {"--rev", commit, "-m", "Stage it"});
+    CHECK(r.status == 1);
+    CHECK(r.err == "ws-commit: " + c.why + "\n");
+    CHECK(r.out == "");
+    CHECK(w.repo.git({"for-each-ref", "refs/ws/"}) == "");
+  }
+  // The same changes, as git would write them, stage.
+  std::string good = chomp(w.repo.git({"commit-tree", w.with_beta("100644"), "-p", w.base, "-m", "Good"}));
+  RunResult r = tool(w.repo, "ws-commit", {"--rev", good, "-m", "Stage it"});
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(rev(w.repo, "refs/ws/proposals/default^{tree}") == rev(w.repo, good + "^{tree}"));
+}
