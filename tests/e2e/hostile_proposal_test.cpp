@@ -37,7 +37,7 @@ std::string rev(const TempRepo& repo, const std::string& what) { return chomp(re
 // blobs and trees the cases are made of.
 struct Workspace {
   TempRepo repo;
-  std::string base, base_tree, agents, alpha, beta;
+  std::string base, base_tree, alpha, beta;
 
   Workspace() {
     repo.write(".ws/config.json", "{\"unrouted\": \"ignore\"}\n");
@@ -45,7 +45,6 @@ struct Workspace {
     repo.write("agents/a.json", "{\n  \"name\": \"Alpha\"\n}\n");
     base = repo.commit_all("seed");
     base_tree = rev(repo, "HEAD^{tree}");
-    agents = rev(repo, "HEAD:agents");
     alpha = rev(repo, "HEAD:agents/a.json");
     beta = wstest::write_blob(repo, "{\n  \"name\": \"Beta\"\n}\n");
   }
@@ -72,10 +71,10 @@ struct Untouched {
   bool operator==(const Untouched& o) const { return branch == o.branch && index == o.index && refs == o.refs; }
 };
 
-// Plants `tree` as the default session's proposal on the base, applies it
-// with `extra` options, and checks the refusal: exit 1, exactly one line
-// "proposal <id> refused: <why>", nothing moved, and git fsck clean once
-// the hand-made objects are pruned.
+// Plants `tree` as the default session's proposal on the branch tip,
+// applies it with `extra` options, and checks the refusal: exit 1, exactly
+// one line "proposal <id> refused: <why>", nothing moved, and git fsck
+// --strict clean once the hand-made objects are gone (forget_proposal).
 void expect_refused(const Workspace& w, const std::string& tree, const std::string& why,
                     const std::vector<std::string>& extra = {}) {
   const TempRepo& repo = w.repo;
@@ -90,9 +89,7 @@ void expect_refused(const Workspace& w, const std::string& tree, const std::stri
   CHECK(Untouched(repo) == before);
   CHECK(repo.git({"for-each-ref", "refs/ws/applied/"}) == "");
   wstest::forget_proposal(repo);
-  auto fsck = repo.git_result({"fsck", "--strict", "--no-progress"});
-  CHECK(fsck.status == 0);
-  CHECK(fsck.err == "");
+  CHECK(wstest::fsck_problems(repo.path()) == "");
 }
 
 std::string refused_mode(const std::string& path, const std::string& mode, const std::string& what) {
@@ -313,6 +310,8 @@ TEST_CASE("hostile proposal: a stale one is refused for its tree before --rebase
                      refused_mode("agents/b.json", "120644", "a symlink") + "\n");
   CHECK(Untouched(w.repo) == before);
   CHECK(rev(w.repo, "refs/heads/main") == tip);
+  wstest::forget_proposal(w.repo);
+  CHECK(wstest::fsck_problems(w.repo.path()) == "");
 }
 
 TEST_CASE("the e2e helpers run git fsck --strict after every ws-apply that applies", "[hostile][support]") {

@@ -67,6 +67,10 @@ std::string fsck_problems(const std::vector<std::string>& argv, const RunOptions
   std::string dir = options.cwd.empty() ? "." : options.cwd;
   for (std::size_t i = 1; i + 1 < argv.size(); ++i)
     if (argv[i] == "-C") dir = argv[i + 1][0] == '/' ? argv[i + 1] : dir + "/" + argv[i + 1];
+  return fsck_problems(dir);
+}
+
+std::string fsck_problems(const std::string& dir) {
   RunOptions o;
   o.cwd = dir;
   o.unset_env = {"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES"};

@@ -35,6 +35,8 @@ bool applies_proposal(const std::vector<std::string>& argv);
 // -C DIR, else options.cwd): its warnings and errors, one a line, "" when
 // clean. Its notices (an unborn HEAD) are not problems.
 std::string fsck_problems(const std::vector<std::string>& argv, const RunOptions& options);
+// The same for the repository at `dir`.
+std::string fsck_problems(const std::string& dir);
 
 // Path of a built tool: WS_BIN_DIR/name.
 std::string tool(const std::string& name);
