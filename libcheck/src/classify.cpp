@@ -49,6 +49,18 @@ std::vector<ClassRange> classify_csharp(std::string_view bytes, std::uint32_t be
       found.add(n, SyntaxClass::string);
       return false;
     }
+    // `#region Label` and `#endregion label`: the label is free text, as a
+    // comment is; the directive itself stays code.
+    if (is(n, "preproc_arg") && depth > 0 &&
+        (is(path[depth - 1], "preproc_region") || is(path[depth - 1], "preproc_endregion"))) {
+      found.add(n, SyntaxClass::comment);
+      return false;
+    }
+    // `{x:F2}`: a format specifier is text handed to the formatter, not code.
+    if (is(n, "interpolation_format_clause")) {
+      found.add(n, SyntaxClass::string);
+      return false;
+    }
     // In an interpolated string the text parts are string and the holes code.
     if (depth > 0 && is(path[depth - 1], "interpolated_string_expression") && !is(n, "interpolation")) {
       found.add(n, SyntaxClass::string);

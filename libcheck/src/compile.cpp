@@ -13,6 +13,7 @@
 #include "compile_internal.h"
 #include "definition_cache.h"
 #include "libcheck/path_policy.h"
+#include "libcheck/policy_change.h"
 #include "libcheck/reader.h"
 #include "libcheck/repository.h"
 #include "parallel.h"
@@ -26,6 +27,22 @@ using compile_detail::RecordView;
 using compile_detail::Side;
 
 const char* tool_version() { return WS_VERSION; }
+
+namespace {
+// Raised whenever a reader's results change for some input (references,
+// diagnostics, spans), so that no cache keeps the old results: 2, a
+// declaration shadows a root in its scope only, and @, global:: and ?.
+// chains are references; 3, references are read outside the parts of a
+// file that do not parse; 4, nesting far past the limit is WS016 unparsed;
+// 5, a note counts the syntax errors past the first five.
+constexpr int kReaderRevision = 5;
+}  // namespace
+
+const std::string& cache_version() {
+  static const std::string version =
+      std::string(WS_VERSION) + " (" + WS_GRAMMAR_VERSIONS + ") readers " + std::to_string(kReaderRevision);
+  return version;
+}
 
 std::string definition_cache_file(const Repository& repo) {
   std::string dir = repo.common_dir();
@@ -256,6 +273,10 @@ Result<Reading> read_items(const View& view, const KindPack& kinds, const Worksp
     for (const std::string* p : {&e.path, &e.old_path})
       if (!p->empty() && check_path(*p, view_policy)) refused = true;
     bool config_file = is_workspace_config_path(e.path);
+    // The config a change proposes is never used by this build (the
+    // base's is), but it must be one the tools can read once it lands.
+    if (report && it.changed && !deleted && e.path == ".ws/config.json")
+      if (auto d = proposed_config_diagnostic(view, e)) diags.push_back(std::move(*d));
     const Kind* view_kind = deleted || config_file ? nullptr : kinds.route(e.path);
     bool link = e.mode == kModeLink || e.mode == kModeGitlink;
     // A link or submodule is refused wherever it is — in a kind's folder or
@@ -463,7 +484,7 @@ Result<BuildResult> build_with_cache(const Workspace& ws, const BuildOptions& op
     if (!view) return view.error();
     return compile_whole(**view, ws.kinds, ws.config, options, &cache);
   }
-  BaseIndex::Key key{tool_version(), ws.kinds.digest(), ws.view.base_commit(), ws.config.size_cap};
+  BaseIndex::Key key{cache_version(), ws.kinds.digest(), ws.view.base_commit(), ws.config.size_cap};
   std::string file = compile_detail::base_index_file(ws.repo->common_dir(), key.base_commit);
   if (cache_loaded) {
     BaseIndex index;
@@ -503,7 +524,9 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const 
   return compile_whole(view, kinds, config, options, cache);
 }
 
-Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
+namespace {
+
+Result<BuildResult> build_view(const Workspace& ws, const BuildOptions& options) {
   if (!options.use_cache || !ws.repo) {
     if (!ws.view_spec.changes_only || !ws.repo) return compile_view(ws.view, ws.kinds, ws.config, options, nullptr);
     auto view = whole_view(ws);
@@ -521,7 +544,7 @@ Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
     }
   }
   if (!owned) {
-    owned = std::make_unique<DefinitionCache>(tool_version(), ws.kinds.digest());
+    owned = std::make_unique<DefinitionCache>(cache_version(), ws.kinds.digest());
     loaded = owned->load(file);
   }
   DefinitionCache& cache = *owned;
@@ -535,6 +558,20 @@ Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
     auto saved = cache.save(file, 2 * view_size + 256);
     if (!saved) result->stats.cache_error = saved.error().message;
   }
+  return result;
+}
+
+}  // namespace
+
+Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
+  // A change to the kinds or the config may break any definition, changed
+  // or not: it is checked as --all (ws-build(1)).
+  std::string reason = options.all ? std::string() : every_definition_reason(ws.view);
+  if (reason.empty()) return build_view(ws, options);
+  BuildOptions all = options;
+  all.all = true;
+  auto result = build_view(ws, all);
+  if (result) result->summary.all_reason = std::move(reason);
   return result;
 }
 

@@ -7,7 +7,7 @@ namespace ws {
 
 namespace {
 
-constexpr std::array<DiagInfo, 18> kTable{{
+constexpr std::array<DiagInfo, 19> kTable{{
     {DiagCode::syntax_error, "WS001", Severity::error, "syntax error",
      "The file does not parse in its kind's format (C#, JSON, or YAML front matter). "
      "The position is where the parser first lost its way; fix the text there."},
@@ -62,6 +62,10 @@ constexpr std::array<DiagInfo, 18> kTable{{
     {DiagCode::kind_manifest, "WS018", Severity::error, "bad kind manifest",
      "A kind manifest in .ws/kinds/ is not valid JSON or lacks a required field; the "
      "workspace's kinds cannot be trusted until it is fixed."},
+    {DiagCode::workspace_config, "WS019", Severity::error, "bad workspace config",
+     "The .ws/config.json the change proposes is not valid: not JSON, an unknown key, or a "
+     "value of the wrong type. The tools read the config from the base commit, so once such a "
+     "change landed every tool would refuse to open the workspace; fix the file."},
 }};
 
 }  // namespace

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "libcheck/terminal_text.h"
+
 namespace ws::detail {
 
 namespace {
@@ -26,10 +28,19 @@ void append_number(std::string& out, std::size_t n) {
   out.append(buf, r.ptr);
 }
 
-void append_colored(std::string& out, std::string_view text, std::string_view color, bool on) {
-  if (on) out += color;
-  out += text;
-  if (on) out += kReset;
+// Text of the workspace (a path, a line, a match): rg's bytes, or on a
+// terminal with its control characters escaped. A line's pieces around
+// coloured matches are escaped one by one; a match boundary never splits a
+// character RE2 matched, and a stray byte is escaped on its own either way.
+void append_text(std::string& out, std::string_view text, const GrepOptions& o) {
+  if (o.terminal) append_terminal_safe(out, text, LineBreaks::escape);
+  else out += text;
+}
+
+void append_colored(std::string& out, std::string_view text, std::string_view color, const GrepOptions& o) {
+  if (o.color) out += color;
+  append_text(out, text, o);
+  if (o.color) out += kReset;
 }
 
 std::size_t nonempty_spans(const FileHits& h, const LineHit& hit) {
@@ -80,7 +91,7 @@ class Printer {
       return;
     }
     prefix(line, 0, '-');
-    out_ += text;
+    append_text(out_, text, o_);
     out_ += '\n';
   }
 
@@ -98,7 +109,7 @@ class Printer {
       for (std::uint32_t i = 0; i < hit.span_count && (n < room || !hit.counted); ++i) {
         if (spans[i].end <= spans[i].start) continue;  // an empty match shows nothing
         prefix(hit.line, o_.column ? spans[i].start - hit.start + 1 : 0, ':');
-        append_colored(out_, f_.bytes.substr(spans[i].start, spans[i].end - spans[i].start), kMatchColor, o_.color);
+        append_colored(out_, f_.bytes.substr(spans[i].start, spans[i].end - spans[i].start), kMatchColor, o_);
         out_ += '\n';
         n += hit.counted;
       }
@@ -107,16 +118,16 @@ class Printer {
     std::size_t col = o_.column && hit.span_count ? spans[0].start - hit.start + 1 : 0;
     prefix(hit.line, col, ':');
     if (!o_.color) {
-      out_ += line;
+      append_text(out_, line, o_);
     } else {
       std::size_t at = hit.start;
       for (std::uint32_t i = 0; i < hit.span_count; ++i) {
         if (spans[i].end <= spans[i].start) continue;
-        out_ += f_.bytes.substr(at, spans[i].start - at);
-        append_colored(out_, f_.bytes.substr(spans[i].start, spans[i].end - spans[i].start), kMatchColor, true);
+        append_text(out_, f_.bytes.substr(at, spans[i].start - at), o_);
+        append_colored(out_, f_.bytes.substr(spans[i].start, spans[i].end - spans[i].start), kMatchColor, o_);
         at = spans[i].end;
       }
-      out_ += f_.bytes.substr(at, hit.end - at);
+      append_text(out_, f_.bytes.substr(at, hit.end - at), o_);
     }
     out_ += '\n';
     return hit.counted ? 1 : 0;
@@ -124,7 +135,7 @@ class Printer {
 
  private:
   void prefix(std::uint32_t line, std::size_t column, char sep) {
-    append_colored(out_, f_.path, kPathColor, o_.color);
+    append_colored(out_, f_.path, kPathColor, o_);
     out_ += o_.nul ? '\0' : sep;
     if (o_.line_number) {
       if (o_.color) out_ += kLineColor;
@@ -217,7 +228,7 @@ std::size_t format_file(std::string& out, const GrepFile& f, const FileHits& h, 
                                        {"count", n}});
       return 1;
     }
-    append_colored(out, f.path, kPathColor, o.color);
+    append_colored(out, f.path, kPathColor, o);
     if (o.mode == GrepMode::files) {
       out += o.nul ? '\0' : '\n';
       return 1;

@@ -127,15 +127,24 @@ bool is_secret_content(std::string_view p) {
 
 // Case-insensitive: on a case-folding checkout (macOS, Windows) ".WS/Config"
 // would overwrite a protected ".ws/config", so the stricter match is the safe one.
+bool matches_protected(std::string_view p, std::string_view pre) {
+  if (pre.back() == '/')
+    // The directory's own name too: a file of that name would replace it.
+    return istarts_with(p, pre) || iequals(p, pre.substr(0, pre.size() - 1));
+  return iequals(p, pre);
+}
+
+// An entry "**/REST" protects REST in every folder (git reads a
+// .gitattributes in each): it is matched at every component of the path.
 bool is_protected(std::string_view p, const std::vector<std::string>& prefixes) {
-  for (const std::string& pre : prefixes) {
+  for (const std::string& entry : prefixes) {
+    std::string_view pre = entry;
+    bool any_depth = pre.substr(0, 3) == "**/";
+    if (any_depth) pre.remove_prefix(3);
     if (pre.empty()) continue;
-    if (pre.back() == '/') {
-      // The directory's own name too: a file of that name would replace it.
-      if (istarts_with(p, pre) || iequals(p, std::string_view(pre).substr(0, pre.size() - 1))) return true;
-    } else if (iequals(p, pre)) {
-      return true;
-    }
+    if (matches_protected(p, pre)) return true;
+    for (std::size_t slash = p.find('/'); any_depth && slash != std::string_view::npos; slash = p.find('/', slash + 1))
+      if (matches_protected(p.substr(slash + 1), pre)) return true;
   }
   return false;
 }

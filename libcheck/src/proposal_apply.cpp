@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <optional>
 
+#include "apply_journal.h"
 #include "libcheck/repository.h"
 #include "libcheck/workspace_root.h"
+#include "policy_change_gate.h"
 #include "proposal_approval.h"
 #include "proposal_canonical.h"
 #include "proposal_internal.h"
@@ -42,33 +44,6 @@ Result<std::string> write_commit(git_repository* repo, const git_signature* auth
   return git::to_hex(id);
 }
 
-// The index follows the new commit for the applied paths only; the working
-// tree is never written, so edits made after staging stay pending.
-Status update_index(git_repository* repo, const std::vector<TreeChange>& changes) {
-  std::string path = git_repository_path(repo);
-  if (!path.empty() && path.back() != '/') path += '/';
-  auto rewritten = update_index_file(path + "index", changes);
-  if (!rewritten) return rewritten.error();
-  if (*rewritten) return Ok{};
-  git_index* raw = nullptr;
-  if (git_repository_index(&raw, repo) < 0) return git::error(Errc::environment, "cannot open the index");
-  git::Index index(raw);
-  if (git_index_read(index.get(), 0) < 0) return git::error(Errc::environment, "cannot read the index");
-  for (const auto& c : changes) {
-    if (c.status == GIT_DELTA_DELETED) {
-      git_index_remove(index.get(), c.path.c_str(), 0);
-      continue;
-    }
-    git_index_entry e{};
-    e.path = c.path.c_str();
-    e.mode = c.new_mode;
-    git::from_hex(c.new_id, e.id);
-    if (git_index_add(index.get(), &e) < 0) return git::error(Errc::environment, "cannot update the index for '" + c.path + "'");
-  }
-  if (git_index_write(index.get()) < 0) return git::error(Errc::environment, "cannot write the index");
-  return Ok{};
-}
-
 }  // namespace
 
 Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& id_or_prefix,
@@ -77,6 +52,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   if (!repo_r) return repo_r.error();
   Repository& repo = *repo_r;
   git_repository* r = repo.raw();
+  if (auto st = check_interrupted_apply(repo, InterruptedApply::refuse); !st) return st.error();
   // Recorded now, checked again just before the branch moves.
   std::optional<WorkspaceRoot> root;
   if (!repo.is_bare()) {
@@ -142,6 +118,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
     if (auto why = refuse_entry(c.path, mode, protected_paths))
       return refused("proposal " + id7 + " refused: " + *why, c.path);
   }
+  if (auto st = refuse_policy_change(*changes, options.allow_policy_change, info.id); !st) return st.error();
 
   // 3. The branch tip must still be its base.
   auto target = target_branch(r, info, options.branch);
@@ -196,6 +173,8 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
       auto w = open_workspace(o);
       if (!w) return w.error();
       proposed.emplace(std::move(w).value());
+      // The policy is the one of the tip it lands on.
+      if (auto st = refuse_by_policy_of(*changes, proposed->config, info.id); !st) return st.error();
     }
     RebuildVerdict v = rebuild_clean(*proposed);
     if (!v.clean)
@@ -220,6 +199,9 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   if (!final_tree) return final_tree.error();
   auto commit = write_commit(r, git_commit_author(pc->get()), committer->get(), message, *final_tree, new_parent);
   if (!commit) return commit.error();
+  // The record and the index lock: from here a kill is recoverable.
+  auto journal = ApplyJournal::begin(repo, {info.id, branch, new_parent, *commit, &*changes});
+  if (!journal) return journal.error();
 
   if (root) {
     if (auto st = root->verify_unchanged(); !st) return st.error();
@@ -241,31 +223,28 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
                        " was being applied; nothing was written to it; run ws-apply again to see why",
                    info.id);
   if (rc == GIT_ELOCKED)
-    return refused("branch '" + branch_display(branch) + "' is locked by another process ('" + branch +
-                       ".lock'); if no git or ws-apply is running, remove the lock file and retry",
+    return refused("branch '" + branch_display(branch) + "' is locked by another process (" +
+                       lock_description(repo.common_dir() + branch + ".lock", repo.workdir()) +
+                       "); if no git or ws-apply is running, remove the lock file and retry",
                    info.id);
   if (rc < 0) return git::error(Errc::environment, "cannot move branch '" + branch_display(branch) + "'");
   git_reference_free(ref);
 
-  // 6. Marked applied: this ref is the only record of it (a Proposal-Id
-  // trailer is text anyone can write).
-  std::string applied_ref = kAppliedPrefix + info.id;
-  if (git_reference_create(&ref, r, applied_ref.c_str(), &new_oid, 0, "ws-apply: applied") == 0)
-    git_reference_free(ref);
-
   ApplyResult out;
+  out.proposal = info.id;
   out.commit = *commit;
   out.branch = branch;
   out.base = new_parent;
   out.rebased = rebased;
 
-  // 7. The index follows, when the branch is the one checked out here.
-  // The branch has moved by now: a failure here is reported with the
-  // result, never as if nothing had happened.
-  if (!repo.is_bare() && repo.head_branch() == branch) {
-    if (auto st = update_index(r, *changes); !st) out.index_error = st.error().message;
-    else out.index_updated = true;
-  }
+  // 6. Marked applied by ws-apply's own ref, the only record of it (a
+  // Proposal-Id trailer is text anyone can write); 7. the index follows when the
+  // branch is checked out here; then the record goes. The branch has moved
+  // by now: a failure is reported with the result, never as if nothing had
+  // happened, and the record stays for 'ws-apply --continue'.
+  auto done = (*journal)->complete();
+  if (!done) out.index_error = done.error().message;
+  else out.index_updated = done->index_updated;
   return out;
 }
 

@@ -6,6 +6,10 @@
 // locked first, read once, its untouched entries copied byte for byte and
 // the trailer computed with OpenSSL's SHA-1.
 //
+// The lock is taken before the branch moves and held until the index has
+// followed (apply_journal.h): the staged entries are checked under it, so
+// nothing staged between the check and the write is lost.
+//
 // Only what this code fully understands is rewritten: versions 2 and 3, no
 // conflict stages, no extension it would have to interpret beyond the cache
 // tree (TREE, whose folders above a changed path are invalidated as git
@@ -24,7 +28,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
+#include "apply_journal.h"
+#include "index_file.h"
 #include "proposal_internal.h"
 
 namespace ws::proposal {
@@ -46,16 +53,65 @@ struct RawEntry {
   bool extended;
 };
 
-// Removes the lock unless the new index was renamed over the old one.
-struct Lock {
-  std::string path;
-  int fd = -1;
-  bool done = false;
-  ~Lock() {
-    if (fd >= 0) ::close(fd);
-    if (!done && !path.empty()) ::unlink(path.c_str());
+Error io_error(const std::string& what, const std::string& path, int err) {
+  return make_error(Errc::environment, "cannot " + what + " '" + path + "': " + std::strerror(err), path);
+}
+
+// Writes `bytes` to `path` (created or truncated): a file only this apply writes.
+Status write_file(const std::string& path, std::string_view bytes) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0) return io_error("write the index", path, errno);
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      int err = n < 0 ? errno : ENOSPC;
+      ::close(fd);
+      return io_error("write the index", path, err);
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
   }
-};
+  if (::close(fd) != 0) return io_error("write the index", path, errno);
+  return Ok{};
+}
+
+// The bytes of `path`, or nullopt when it does not exist.
+Result<std::optional<std::string>> read_file(const std::string& path, timespec& mtime) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    if (errno == ENOENT) return std::optional<std::string>();
+    return io_error("read the index", path, errno);
+  }
+  struct stat st {};
+  std::string data;
+  bool ok = ::fstat(fd, &st) == 0;
+  if (ok && !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return make_error(Errc::environment, "refused '" + path + "': not a regular file where git keeps the index", path);
+  }
+  if (ok) {
+    data.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t got = 0;
+    while (got < data.size()) {
+      ssize_t n = ::read(fd, data.data() + got, data.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    ok = got == data.size();
+  }
+  int err = errno;
+  ::close(fd);
+  if (!ok) return io_error("read the index", path, err ? err : EIO);
+  mtime = st.st_mtim;
+  return std::optional<std::string>(std::move(data));
+}
+
+// Whether an index entry (null: none) holds `mode` and `id` (mode 0: no file).
+bool entry_is(const detail::IndexEntry* e, std::uint32_t mode, const std::string& id) {
+  if (!e) return mode == 0;
+  return mode != 0 && e->mode == mode && git::hex_equals(id, e->id);
+}
 
 bool is_dir_of(std::string_view dir, std::string_view path) {
   return path.size() > dir.size() && path[dir.size()] == '/' && path.substr(0, dir.size()) == dir;
@@ -64,7 +120,7 @@ bool is_dir_of(std::string_view dir, std::string_view path) {
 // The cache tree with every folder above a changed path invalidated (its
 // entry count -1, its id dropped), as git and libgit2 do; empty when the
 // extension does not parse, which drops it (it is only a cache).
-std::string invalidated_tree(std::string_view data, const std::vector<TreeChange>& changes) {
+std::string invalidated_tree(std::string_view data, const std::vector<AppliedPath>& changes) {
   std::string out;
   std::size_t pos = 0;
   struct Frame {
@@ -119,36 +175,9 @@ std::string invalidated_tree(std::string_view data, const std::vector<TreeChange
 
 }  // namespace
 
-Result<bool> update_index_file(const std::string& index_path, const std::vector<TreeChange>& changes) {
-  // Locked before it is read, so that no other writer's index is lost in between.
-  Lock lock;
-  lock.path = index_path + ".lock";
-  lock.fd = ::open(lock.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (lock.fd < 0) {
-    int err = errno;
-    lock.path.clear();  // not ours to remove
-    if (err == EEXIST)
-      return make_error(Errc::environment, "the index is locked ('" + index_path +
-                                               ".lock' exists: another git is running, or one was killed)");
-    return make_error(Errc::environment, "cannot lock the index ('" + index_path + ".lock'): " + std::strerror(err));
-  }
-  int in = ::open(index_path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (in < 0) return false;  // no index yet: libgit2 makes one
-  struct stat st;
-  std::string data;
-  bool read_ok = ::fstat(in, &st) == 0;
-  if (read_ok) {
-    data.resize(static_cast<std::size_t>(st.st_size));
-    std::size_t got = 0;
-    while (got < data.size()) {
-      ssize_t n = ::read(in, data.data() + got, data.size() - got);
-      if (n <= 0) break;
-      got += static_cast<std::size_t>(n);
-    }
-    read_ok = got == data.size();
-  }
-  ::close(in);
-  if (!read_ok) return false;
+Result<bool> IndexUpdate::write_fast(const std::vector<AppliedPath>& changes, const std::string& to) const {
+  if (!exists_) return false;  // no index yet: libgit2 makes one
+  const std::string& data = data_;
   const auto* d = reinterpret_cast<const unsigned char*>(data.data());
   if (data.size() < 12 + 20 || std::memcmp(d, "DIRC", 4) != 0) return false;
   std::uint32_t version = be32(d + 4);
@@ -207,28 +236,28 @@ Result<bool> update_index_file(const std::string& index_path, const std::vector<
   };
   auto changed = [&](std::string_view p) {
     auto it = std::lower_bound(changes.begin(), changes.end(), p,
-                               [](const TreeChange& c, std::string_view q) { return c.path < q; });
+                               [](const AppliedPath& c, std::string_view q) { return c.path < q; });
     return it != changes.end() && it->path == p ? &*it : nullptr;
   };
   if (!std::is_sorted(changes.begin(), changes.end(),
-                      [](const TreeChange& a, const TreeChange& b) { return a.path < b.path; }))
+                      [](const AppliedPath& a, const AppliedPath& b) { return a.path < b.path; }))
     return false;
   for (const auto& c : changes) {
     auto it = find(c.path);
     if (it != entries.end() && it->path == c.path && it->extended) return false;
-    if (c.status == GIT_DELTA_DELETED) continue;
+    if (c.new_mode == 0) continue;
     // An entry below this path, still there after the changes.
     for (auto below = find(c.path + "/"); below != entries.end() && is_dir_of(c.path, below->path); ++below) {
-      const TreeChange* gone = changed(below->path);
-      if (!gone || gone->status != GIT_DELTA_DELETED) return false;
+      const AppliedPath* gone = changed(below->path);
+      if (!gone || gone->new_mode != 0) return false;
     }
     // An entry at a folder of this path.
     for (auto slash = c.path.find('/'); slash != std::string::npos; slash = c.path.find('/', slash + 1)) {
       std::string_view dir(c.path.data(), slash);
       auto at = find(dir);
       if (at != entries.end() && at->path == dir) {
-        const TreeChange* gone = changed(dir);
-        if (!gone || gone->status != GIT_DELTA_DELETED) return false;
+        const AppliedPath* gone = changed(dir);
+        if (!gone || gone->new_mode != 0) return false;
       }
     }
   }
@@ -238,7 +267,7 @@ Result<bool> update_index_file(const std::string& index_path, const std::vector<
   // smudged, as git does on every write, since the new index is younger.
   auto racy = [&](const RawEntry& e) {
     std::uint32_t sec = be32(d + e.start + 8), nsec = be32(d + e.start + 12);
-    auto isec = static_cast<std::uint32_t>(st.st_mtim.tv_sec), insec = static_cast<std::uint32_t>(st.st_mtim.tv_nsec);
+    auto isec = static_cast<std::uint32_t>(mtime_.tv_sec), insec = static_cast<std::uint32_t>(mtime_.tv_nsec);
     return sec > isec || (sec == isec && nsec >= insec);
   };
   std::string out;
@@ -258,7 +287,7 @@ Result<bool> update_index_file(const std::string& index_path, const std::vector<
   for (const auto& c : changes) {
     copy_until(c.path);
     if (i < entries.size() && entries[i].path == c.path) ++i;  // replaced or removed
-    if (c.status == GIT_DELTA_DELETED) continue;
+    if (c.new_mode == 0) continue;
     git_oid oid;
     if (!git::from_hex(c.new_id, oid)) return false;
     out.append(24, '\0');  // no stat data (times, device, inode): git hashes the file when it next looks
@@ -294,22 +323,133 @@ Result<bool> update_index_file(const std::string& index_path, const std::vector<
   SHA1_Final(digest, &sha);
   out.append(reinterpret_cast<const char*>(digest), sizeof digest);
 
-  std::size_t put = 0;
-  while (put < out.size()) {
-    ssize_t n = ::write(lock.fd, out.data() + put, out.size() - put);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return make_error(Errc::environment, std::string("cannot write the index: ") + std::strerror(errno));
-    put += static_cast<std::size_t>(n);
-  }
-  if (::close(lock.fd) != 0) {
-    lock.fd = -1;
-    return make_error(Errc::environment, std::string("cannot write the index: ") + std::strerror(errno));
-  }
-  lock.fd = -1;
-  if (::rename(lock.path.c_str(), index_path.c_str()) != 0)
-    return make_error(Errc::environment, std::string("cannot replace the index: ") + std::strerror(errno));
-  lock.done = true;
+  if (auto st = write_file(to, out); !st) return st.error();
   return true;
+}
+
+std::string index_lock_marker(const std::string& proposal) { return "ws-apply " + proposal + "\n"; }
+
+std::vector<std::string> index_update_files(const std::string& index_path, const std::string& scratch, long pid) {
+  return {index_path + ".lock", scratch + "/index.lock." + std::to_string(pid) + ".tmp",
+          scratch + "/index.new", scratch + "/index.new.lock"};
+}
+
+Result<std::unique_ptr<IndexUpdate>> IndexUpdate::lock(const std::string& index_path, const std::string& scratch,
+                                                       const std::string& marker, const std::string& workdir) {
+  std::unique_ptr<IndexUpdate> u(new IndexUpdate);
+  u->index_path_ = index_path;
+  u->lock_path_ = index_path + ".lock";
+  u->scratch_ = scratch;
+  // The marker is written first and linked into place: link(2) fails when
+  // the lock exists, as O_EXCL would, and the lock never exists without it.
+  const std::string tmp = index_update_files(index_path, scratch, ::getpid())[1];
+  if (auto st = write_file(tmp, marker); !st) {
+    ::unlink(tmp.c_str());
+    return st.error();
+  }
+  int linked = ::link(tmp.c_str(), u->lock_path_.c_str());
+  int err = errno;
+  ::unlink(tmp.c_str());
+  if (linked != 0) {
+    if (err == EEXIST)
+      return make_error(Errc::refused, "the index is locked by another process (" +
+                                           lock_description(u->lock_path_, workdir) +
+                                           "); if no git is running, remove the lock file and retry",
+                        u->lock_path_, "locked");
+    return io_error("lock the index", u->lock_path_, err);
+  }
+  u->locked_ = true;
+  auto data = read_file(index_path, u->mtime_);
+  if (!data) return data.error();
+  u->exists_ = data->has_value();
+  if (u->exists_) {
+    u->data_ = std::move(**data);
+    u->parsed_ = detail::IndexFile::parse(u->data_);
+  }
+  return u;
+}
+
+IndexUpdate::~IndexUpdate() {
+  if (locked_) ::unlink(lock_path_.c_str());
+}
+
+Result<std::vector<std::string>> IndexUpdate::staged(const std::vector<AppliedPath>& paths) const {
+  const detail::IndexFile& index = parsed_;
+  if (index.state() == detail::IndexFile::State::unsupported)
+    return make_error(Errc::environment, "cannot read the index '" + index_path_ + "' to look for staged changes (" +
+                                             index.reason() + ")", index_path_);
+  auto applied = [&](std::string_view p) {
+    auto it = std::lower_bound(paths.begin(), paths.end(), p,
+                               [](const AppliedPath& a, std::string_view q) { return a.path < q; });
+    return it != paths.end() && it->path == p;
+  };
+  const auto& entries = index.entries();
+  auto from = [&](std::string_view q) {  // the first entry at or after q
+    return std::lower_bound(entries.begin(), entries.end(), q, [&](const detail::IndexEntry& e, std::string_view k) {
+      return index.path(e) < k;
+    });
+  };
+  std::vector<std::string> out;
+  for (const auto& p : paths) {
+    bool conflict = false;  // an entry at another stage: a merge not resolved
+    for (auto it = from(p.path); it != entries.end() && index.path(*it) == p.path; ++it) conflict |= it->stage != 0;
+    const detail::IndexEntry* e = index.find(p.path);
+    if (conflict || (!entry_is(e, p.old_mode, p.old_id) && !entry_is(e, p.new_mode, p.new_id))) out.push_back(p.path);
+    if (p.new_mode == 0) continue;
+    // A file landing below an index file, or where the index has a folder:
+    // entries the apply would displace unless it changes them itself.
+    std::size_t before = out.size();
+    for (auto slash = p.path.find('/'); slash != std::string::npos; slash = p.path.find('/', slash + 1)) {
+      std::string_view dir(p.path.data(), slash);
+      auto it = from(dir);
+      if (it != entries.end() && index.path(*it) == dir && !applied(dir)) out.emplace_back(dir);
+    }
+    for (auto it = from(p.path + "/"); it != entries.end() && is_dir_of(p.path, index.path(*it)); ++it)
+      if (!applied(index.path(*it))) out.emplace_back(index.path(*it));
+    if (out.size() > before) out.push_back(p.path);  // its own entry cannot land past them either
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+Status IndexUpdate::write_with_libgit2(const std::vector<AppliedPath>& paths, const std::string& to) const {
+  ::unlink(to.c_str());
+  if (exists_) {
+    if (auto st = write_file(to, data_); !st) return st;
+  }
+  git_index* raw = nullptr;
+  if (git_index_open(&raw, to.c_str()) < 0) return git::error(Errc::environment, "cannot read the index");
+  git::Index index(raw);
+  for (const auto& p : paths) {
+    if (p.new_mode == 0) {
+      git_index_remove(index.get(), p.path.c_str(), 0);
+      continue;
+    }
+    git_index_entry e{};
+    e.path = p.path.c_str();
+    e.mode = p.new_mode;
+    git::from_hex(p.new_id, e.id);
+    if (git_index_add(index.get(), &e) < 0)
+      return git::error(Errc::environment, "cannot update the index for '" + p.path + "'");
+  }
+  if (git_index_write(index.get()) < 0) return git::error(Errc::environment, "cannot write the index");
+  return Ok{};
+}
+
+Status IndexUpdate::write(const std::vector<AppliedPath>& paths) {
+  const std::string to = index_update_files(index_path_, scratch_, ::getpid())[2];
+  auto fast = write_fast(paths, to);
+  if (!fast) return fast.error();
+  if (!*fast) {
+    if (auto st = write_with_libgit2(paths, to); !st) return st;
+  }
+  // Renamed over the index while the lock is held, as git does under its
+  // lock; the lock (holding the marker) goes after.
+  if (::rename(to.c_str(), index_path_.c_str()) != 0) return io_error("replace the index", index_path_, errno);
+  ::unlink(lock_path_.c_str());
+  locked_ = false;
+  return Ok{};
 }
 
 }  // namespace ws::proposal

@@ -102,13 +102,6 @@ using KnownTrees = std::unordered_map<std::string, KnownTree>;
 Result<git_oid> write_edited_tree(git_repository* repo, const git_tree* base, std::vector<TreeEdit> edits,
                                   const KnownTrees* known = nullptr);
 
-// Rewrites the index file at `index_path` so that `changes` (sorted by
-// path) hold there: a changed path gets the new blob with no stat data, a
-// deleted one goes. false, with nothing written, when the file holds what
-// this rewrite leaves to libgit2 (see proposal_index.cpp); an error when
-// the index is locked or cannot be written.
-Result<bool> update_index_file(const std::string& index_path, const std::vector<TreeChange>& changes);
-
 // Per-file stats of a view's changes, computed from the bytes themselves
 // (`contents[i]` holds the new bytes of `changes[i]`; base bytes are read
 // from the object database) rather than by diffing two whole trees.

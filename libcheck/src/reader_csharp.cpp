@@ -6,17 +6,19 @@
 // position) whose leftmost identifier is a symbol root of the pack. Only
 // syntax nodes are looked at, so strings and comments never count.
 //
-// Shadowing is decided per file, not per scope: if the file declares a
-// local of a root's name anywhere (variable, parameter, lambda parameter,
-// foreach variable, local function, catch variable, pattern or out
-// variable, query range variable), that declaration earns WS014 and no chain
-// starting with that root counts anywhere in the file. Scope-exact
-// resolution would need C# binding rules; the file-wide rule errs towards
-// not inventing references, and the warning tells the author to rename.
+// `@Agents.Triage`, `global::Agents.Triage` and `Agents?.Triage` are
+// references too. A declaration of a root's name (local, parameter, lambda
+// parameter, foreach, catch or pattern variable, local function, query range
+// variable, type, type parameter, property, field, event, namespace, using
+// alias) earns WS014 and shadows the root inside its scope only, as C#
+// scoping has it (declaration_scope below); outside it the root is the
+// definition again. See ws-build(1), WS014.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "definition_build.h"
@@ -80,95 +82,275 @@ std::uint32_t read_header(std::string_view bytes, std::uint32_t begin, const Lin
   return static_cast<std::uint32_t>(pos);
 }
 
+// A name with C#'s verbatim prefix removed: `@Agents` is `Agents`.
+std::string_view plain_name(std::string_view name) { return name.substr(0, 1) == "@" ? name.substr(1) : name; }
+
+bool field_is(const char* field, std::string_view want) { return field && want == field; }
+
+// The nodes from the root to the node being visited, with the field each
+// has in its parent.
+struct Frame {
+  TSNode node;
+  const char* field;
+};
+using Path = std::vector<Frame>;
+
+// A run of source bytes: a token of the tree, or a word read between the
+// tokens of a part that did not parse.
+struct Token {
+  std::uint32_t start, end;
+  bool identifier;  // a name (not a keyword, literal or punctuation)
+};
+Token token_of(TSNode n) { return {ts_node_start_byte(n), ts_node_end_byte(n), is(n, "identifier")}; }
+std::string_view token_text(const Token& t, std::string_view bytes) { return bytes.substr(t.start, t.end - t.start); }
+
 struct Chain {
   std::string root;
-  TSNode root_node;
-  std::vector<TSNode> segments;  // after the root
+  Token root_token;
+  std::vector<Token> segments;  // after the root: at most two are needed
 };
 
-// Flattens `Agents.Triage.Run` (nested member accesses or qualified names)
-// into its leftmost identifier and the names after it.
-bool flatten(TSNode node, Chain& chain) {
-  std::vector<TSNode> reversed;
-  while (is(node, "member_access_expression") || is(node, "qualified_name")) {
-    bool access = is(node, "member_access_expression");
-    TSNode name = ts_node_child_by_field_name(node, "name", 4);
-    TSNode left = access ? ts_node_child_by_field_name(node, "expression", 10)
-                         : ts_node_child_by_field_name(node, "qualifier", 9);
-    if (ts_node_is_null(name) || ts_node_is_null(left)) return false;
-    reversed.push_back(name);
-    node = left;
+// The names that follow the root at path[at] (an identifier, or the
+// `global::Root` around it) in a member-access chain: `Agents.Triage`,
+// `Agents?.Triage`, `Agents.Triage.Run`, a qualified name in a type position.
+std::vector<Token> segments_after(const Path& path, std::size_t at) {
+  std::vector<Token> out;
+  while (at > 0 && out.size() < 2) {
+    TSNode parent = path[at - 1].node;
+    const char* field = path[at].field;
+    TSNode name{};
+    if (is(parent, "member_access_expression") && field_is(field, "expression")) {
+      name = ts_node_child_by_field_name(parent, "name", 4);
+    } else if (is(parent, "qualified_name") && field_is(field, "qualifier")) {
+      name = ts_node_child_by_field_name(parent, "name", 4);
+    } else if (is(parent, "conditional_access_expression") && field_is(field, "condition")) {
+      for (TSNode c : children(parent))
+        if (is(c, "member_binding_expression")) name = ts_node_child_by_field_name(c, "name", 4);
+    }
+    if (ts_node_is_null(name)) break;
+    out.push_back(token_of(name));
+    --at;
   }
-  if (!is(node, "identifier")) return false;
-  chain.root_node = node;
-  chain.segments.assign(reversed.rbegin(), reversed.rend());
-  return true;
+  return out;
 }
 
-// Declarations that introduce a local name: (parent type, field of the name).
-bool declares_local(const char* parent, const char* field) {
+// Whether the identifier at the end of `path` begins a chain, and where
+// the chain's root sits in the path (the `global::` qualified name around
+// it, if any).
+std::optional<std::size_t> chain_root(const Path& path, std::string_view bytes) {
+  std::size_t at = path.size() - 1;
+  if (at > 0 && is(path[at - 1].node, "alias_qualified_name")) {
+    TSNode alias = ts_node_child_by_field_name(path[at - 1].node, "alias", 5);
+    if (!field_is(path[at].field, "name") || ts_node_is_null(alias) || text(alias, bytes) != "global")
+      return std::nullopt;
+    --at;
+  }
+  return at;
+}
+
+// The node whose extent is the scope of a declaration at the end of
+// `path`, as C# scoping has it: a parameter's function, a local's block,
+// a loop's or catch clause's variable in that statement, a member or type
+// parameter in its type or method, a type, namespace or using alias in
+// the whole file. Expression variables (`out var`, patterns) are taken to
+// the enclosing block, as an `if` condition's are; that is wider than a
+// `while` condition's scope, which errs towards not inventing references.
+TSNode declaration_scope(const Path& path) {
+  std::size_t decl = path.size() - 1;
+  auto up = [&](std::size_t from, std::initializer_list<const char*> types) -> TSNode {
+    for (std::size_t i = from; i-- > 0;)
+      for (const char* t : types)
+        if (is(path[i].node, t)) return path[i].node;
+    return path[0].node;
+  };
+  const char* parent = decl > 0 ? ts_node_type(path[decl - 1].node) : "";
+  std::string_view p(parent);
+  if (p == "parameter" || p == "implicit_parameter" || is(path[decl].node, "implicit_parameter"))
+    return up(decl, {"lambda_expression", "anonymous_method_expression", "local_function_statement",
+                     "method_declaration", "constructor_declaration", "operator_declaration",
+                     "conversion_operator_declaration", "indexer_declaration", "delegate_declaration",
+                     "record_declaration", "class_declaration", "struct_declaration"});
+  if (p == "type_parameter")
+    return up(decl, {"local_function_statement", "method_declaration", "delegate_declaration", "class_declaration",
+                     "struct_declaration", "interface_declaration", "record_declaration"});
+  if (p == "foreach_statement") return path[decl - 1].node;
+  if (p == "catch_declaration") return up(decl, {"catch_clause"});
+  if (p == "from_clause" || p == "join_clause" || p == "let_clause") return up(decl, {"query_expression"});
+  if (p == "property_declaration" || p == "event_declaration" || p == "field_declaration" ||
+      (p == "variable_declarator" && decl >= 3 && is(path[decl - 3].node, "field_declaration")))
+    return up(decl, {"class_declaration", "struct_declaration", "interface_declaration", "record_declaration"});
+  if (p == "class_declaration" || p == "struct_declaration" || p == "interface_declaration" ||
+      p == "enum_declaration" || p == "record_declaration" || p == "delegate_declaration")
+    return up(decl - 1, {"class_declaration", "struct_declaration", "interface_declaration", "record_declaration"});
+  if (p == "namespace_declaration" || p == "file_scoped_namespace_declaration" || p == "using_directive" ||
+      p == "qualified_name")
+    return path[0].node;
+  if (p == "variable_declarator" && decl >= 3 && is(path[decl - 3].node, "for_statement")) return path[decl - 3].node;
+  return up(decl, {"block", "switch_section", "lambda_expression", "anonymous_method_expression", "catch_clause",
+                   "using_statement", "for_statement", "foreach_statement", "query_expression"});
+}
+
+// Declarations of a local or member name: (parent type, field of the name).
+bool declares_name(const Path& path) {
   static const std::set<std::string_view> kNamed{
-      "variable_declarator", "parameter",          "local_function_statement",
-      "catch_declaration",   "declaration_expression", "declaration_pattern",
-      "var_pattern",         "recursive_pattern",  "parenthesized_variable_designation",
-      "tuple_pattern",       "from_clause",        "join_clause"};
-  if (!field) return false;
-  std::string_view f(field), p(parent);
-  if (f == "name") return kNamed.count(p) > 0;
-  return f == "left" && p == "foreach_statement";
+      "variable_declarator",  "parameter",          "local_function_statement",
+      "catch_declaration",    "declaration_expression", "declaration_pattern",
+      "var_pattern",          "recursive_pattern",  "parenthesized_variable_designation",
+      "tuple_pattern",        "from_clause",        "join_clause",
+      "type_parameter",       "property_declaration", "event_declaration",
+      "class_declaration",    "struct_declaration", "interface_declaration",
+      "enum_declaration",     "record_declaration", "delegate_declaration",
+      "namespace_declaration", "file_scoped_namespace_declaration", "using_directive"};
+  std::size_t at = path.size() - 1;
+  if (at == 0) return false;
+  const char* field = path[at].field;
+  std::string_view parent(ts_node_type(path[at - 1].node));
+  if (field_is(field, "name") && kNamed.count(parent)) return true;
+  if (field_is(field, "left") && parent == "foreach_statement") return true;
+  if (parent == "let_clause") return ts_node_eq(ts_node_named_child(path[at - 1].node, 0), path[at].node);
+  // `namespace Agents.Billing` declares Agents.
+  if (parent == "qualified_name" && field_is(field, "qualifier")) {
+    std::size_t q = at - 1;
+    while (q > 0 && is(path[q - 1].node, "qualified_name") && field_is(path[q].field, "qualifier")) --q;
+    return q > 0 && field_is(path[q].field, "name") &&
+           (is(path[q - 1].node, "namespace_declaration") || is(path[q - 1].node, "file_scoped_namespace_declaration"));
+  }
+  return false;
+}
+
+bool is_word_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == '@'; }
+bool is_word_char(char c) { return is_word_start(c) || (c >= '0' && c <= '9'); }
+
+// The bytes between two tokens of a part that did not parse, split into
+// words and punctuation: error recovery keeps some tokens (an identifier
+// read where only a hidden token could stand) in no node of their own.
+void gap_tokens(std::string_view bytes, std::uint32_t from, std::uint32_t to, std::vector<Token>& out) {
+  std::uint32_t i = from;
+  while (i < to) {
+    char c = bytes[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      ++i;
+      continue;
+    }
+    std::uint32_t start = i;
+    if (is_word_start(c)) {
+      while (i < to && is_word_char(bytes[i])) ++i;
+      out.push_back({start, i, !is_csharp_keyword(plain_name(bytes.substr(start, i - start)))});
+    } else {
+      ++i;
+      out.push_back({start, i, false});
+    }
+  }
+}
+
+// Inside a part the grammar could not parse, the tree holds the tokens
+// but not the expressions they form: a chain there is the token run
+// `Root . Name [. Member]` (or `?.`), names and dots only. Strings and
+// comments are tokens of their own, never split into words, so they still
+// never count.
+void chains_in_error(TSNode error, std::string_view bytes, const KindPack& pack, std::vector<Chain>& chains) {
+  std::vector<Token> tokens;
+  std::uint32_t at = ts_node_start_byte(error);
+  walk(error, [&](TSNode n, int, const char*, bool&) {
+    if (ts_node_child_count(n) > 0) return true;
+    if (ts_node_end_byte(n) == ts_node_start_byte(n)) return false;  // MISSING
+    gap_tokens(bytes, at, ts_node_start_byte(n), tokens);
+    tokens.push_back(token_of(n));
+    at = ts_node_end_byte(n);
+    return false;
+  });
+  gap_tokens(bytes, at, ts_node_end_byte(error), tokens);
+  auto dot_at = [&](std::size_t i) -> std::size_t {
+    if (i >= tokens.size()) return 0;
+    std::string_view t = token_text(tokens[i], bytes);
+    if (t == "." || t == "?.") return 1;
+    if (t == "?" && i + 1 < tokens.size() && token_text(tokens[i + 1], bytes) == ".") return 2;
+    return 0;
+  };
+  auto name_at = [&](std::size_t i) { return i < tokens.size() && tokens[i].identifier; };
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (!name_at(i)) continue;
+    std::string root(plain_name(token_text(tokens[i], bytes)));
+    if (!pack.by_root(root)) continue;
+    // A root right after a dot is a member of something else (`Other.Agents.X`).
+    if (i > 0 && (token_text(tokens[i - 1], bytes) == "." || token_text(tokens[i - 1], bytes) == "?.")) continue;
+    std::size_t d = dot_at(i + 1);
+    if (!d || !name_at(i + 1 + d)) continue;
+    Chain c{root, tokens[i], {tokens[i + 1 + d]}};
+    std::size_t j = i + 1 + d;
+    if (std::size_t d2 = dot_at(j + 1); d2 && name_at(j + 1 + d2)) c.segments.push_back(tokens[j + 1 + d2]);
+    chains.push_back(std::move(c));
+  }
+}
+
+struct Shadow {
+  TSNode declaration;
+  std::uint32_t scope_start, scope_end;
+};
+
+void report_shadows(const std::map<std::string, std::vector<Shadow>>& shadows, const LineIndex& lines,
+                    Definition& def) {
+  for (const auto& [name, list] : shadows)
+    for (const Shadow& s : list)
+      def.diagnostics.push_back(make_diag(
+          DiagCode::shadowed_root, def.path,
+          lines.span(ts_node_start_byte(s.declaration), ts_node_end_byte(s.declaration)),
+          fmt::format("local '{}' shadows the symbol root {}: where it is in scope '{}' is the local, so {}.<name> "
+                      "is not a reference there; rename the local",
+                      name, name, name, name)));
+}
+
+bool shadowed(const std::map<std::string, std::vector<Shadow>>& shadows, const Chain& c) {
+  auto it = shadows.find(c.root);
+  if (it == shadows.end()) return false;
+  std::uint32_t at = c.root_token.start;
+  for (const Shadow& s : it->second)
+    if (s.scope_start <= at && at < s.scope_end) return true;
+  return false;
 }
 
 void read_code(const Kind& kind, std::string_view bytes, TSNode root, const LineIndex& lines, const KindPack& pack,
                Definition& def) {
   std::vector<Chain> chains;
-  std::map<std::string, std::vector<TSNode>> shadows;  // root name -> its local declarations
-  std::vector<TSNode> path;                            // ancestors of the visited node, by depth
+  std::map<std::string, std::vector<Shadow>> shadows;  // root name -> declarations of it
+  Path path;
   walk(root, [&](TSNode n, int depth, const char* field, bool&) {
     path.resize(static_cast<std::size_t>(depth));
-    path.push_back(n);
-    const char* parent = depth > 0 ? ts_node_type(path[depth - 1]) : "";
-    bool named_local = (is(n, "identifier") && declares_local(parent, field)) || is(n, "implicit_parameter") ||
-                       (is(n, "identifier") && std::string_view(parent) == "let_clause" &&
-                        ts_node_eq(ts_node_named_child(path[depth - 1], 0), n));
-    if (named_local) {
-      std::string name(text(n, bytes));
-      if (pack.by_root(name)) shadows[name].push_back(n);
+    path.push_back({n, field});
+    // What the grammar could not parse is read token by token.
+    if (ts_node_is_error(n)) {
+      chains_in_error(n, bytes, pack, chains);
+      return false;
+    }
+    bool name_node = is(n, "identifier") || is(n, "implicit_parameter");
+    if (!name_node) return true;
+    std::string name(plain_name(text(n, bytes)));
+    if (!pack.by_root(name)) return true;
+    if (is(n, "implicit_parameter") || declares_name(path)) {
+      TSNode scope = declaration_scope(path);
+      shadows[name].push_back({n, ts_node_start_byte(scope), ts_node_end_byte(scope)});
       return true;
     }
-    bool chain_node = is(n, "member_access_expression") || is(n, "qualified_name");
-    // Inner links of a chain are handled with the chain's outermost node.
-    bool inner = field && ((std::string_view(field) == "expression" && std::string_view(parent) == "member_access_expression") ||
-                           (std::string_view(field) == "qualifier" && std::string_view(parent) == "qualified_name"));
-    if (chain_node && !inner) {
-      Chain c;
-      if (flatten(n, c)) {
-        c.root = std::string(text(c.root_node, bytes));
-        if (pack.by_root(c.root) && !c.segments.empty() && is(c.segments[0], "identifier")) chains.push_back(c);
-      }
-    }
+    auto at = chain_root(path, bytes);
+    if (!at) return true;
+    Chain c{name, token_of(n), segments_after(path, *at)};
+    if (!c.segments.empty() && c.segments[0].identifier) chains.push_back(std::move(c));
     return true;
   });
-
-  for (const auto& [name, nodes] : shadows)
-    for (TSNode n : nodes)
-      def.diagnostics.push_back(make_diag(
-          DiagCode::shadowed_root, def.path, lines.span(ts_node_start_byte(n), ts_node_end_byte(n)),
-          fmt::format("local '{}' shadows the symbol root {}: in this file '{}' is the local, so {}.<name> "
-                      "is not a reference; rename the local",
-                      name, name, name, name)));
+  report_shadows(shadows, lines, def);
 
   for (const Chain& c : chains) {
-    if (shadows.count(c.root)) continue;
+    if (shadowed(shadows, c)) continue;
     const Kind* target = pack.by_root(c.root);
-    std::uint32_t start = ts_node_start_byte(c.root_node);
-    TSNode last = c.segments[0];
+    std::uint32_t start = c.root_token.start;
+    Token last = c.segments[0];
     std::string member;
     // Only node types have checked members; after a name the chain is runtime API.
-    if (!target->member_pointer.empty() && c.segments.size() >= 2 && is(c.segments[1], "identifier")) {
+    if (!target->member_pointer.empty() && c.segments.size() >= 2 && c.segments[1].identifier) {
       last = c.segments[1];
-      member = std::string(text(last, bytes));
+      member = std::string(plain_name(token_text(last, bytes)));
     }
-    Span span = lines.span(start, ts_node_end_byte(last));
+    Span span = lines.span(start, last.end);
     if (std::find(kind.scope.begin(), kind.scope.end(), c.root) == kind.scope.end()) {
       std::string allowed;
       for (const std::string& r : kind.scope) allowed += (allowed.empty() ? "" : ", ") + r;
@@ -180,12 +362,26 @@ void read_code(const Kind& kind, std::string_view bytes, TSNode root, const Line
     }
     Reference ref;
     ref.target_kind = target->name;
-    ref.name = std::string(text(c.segments[0], bytes));
+    ref.name = std::string(plain_name(token_text(c.segments[0], bytes)));
     ref.member = std::move(member);
     ref.span = span;
     ref.origin = RefOrigin::code;
     ref.text = std::string(bytes.substr(span.start_byte, span.end_byte - span.start_byte));
     def.refs.push_back(std::move(ref));
+  }
+}
+
+// A file the grammar cannot parse whole still has its references read
+// outside the parts it could not parse (valid C# the pinned grammar does not
+// know yet among them): its first syntax error says that some may be missing.
+void note_partial_references(Definition& def, std::size_t first_new) {
+  for (std::size_t i = first_new; i < def.diagnostics.size(); ++i) {
+    Diagnostic& d = def.diagnostics[i];
+    if (d.code != DiagCode::syntax_error && d.code != DiagCode::too_deep) continue;
+    Note n;
+    n.message = "references in this file are read outside the parts that do not parse; some may be missing";
+    d.notes.push_back(std::move(n));
+    return;
   }
 }
 
@@ -204,7 +400,7 @@ void read_csharp(const Kind& kind, std::string_view bytes, std::uint32_t begin, 
 
   Tree tree = parse(Grammar::csharp, bytes, begin, static_cast<std::uint32_t>(bytes.size()), lines);
   if (!tree) {
-    def.diagnostics.push_back(parse_gave_up(def.path, lines));
+    def.diagnostics.push_back(parse_gave_up(bytes, begin, static_cast<std::uint32_t>(bytes.size()), def.path, lines));
     return;
   }
   TSNode root = ts_tree_root_node(tree.get());
@@ -213,8 +409,10 @@ void read_csharp(const Kind& kind, std::string_view bytes, std::uint32_t begin, 
                   "conditional_access_expression", "element_access_expression", "if_statement",
                   "qualified_name"};
   rules.end_of_input = static_cast<std::uint32_t>(bytes.size());
-  if (!check_syntax(root, bytes, lines, def.path, rules, def.diagnostics)) return;
+  std::size_t first_new = def.diagnostics.size();
+  bool whole = check_syntax(root, bytes, lines, def.path, rules, def.diagnostics);
   read_code(kind, bytes, root, lines, pack, def);
+  if (!whole) note_partial_references(def, first_new);
   std::stable_sort(def.refs.begin(), def.refs.end(),
                    [](const Reference& a, const Reference& b) { return a.span.start_byte < b.span.start_byte; });
 }

@@ -120,7 +120,7 @@ void read_json(const Kind& kind, std::string_view bytes, std::uint32_t begin, De
   auto end = static_cast<std::uint32_t>(bytes.size());
   Tree tree = parse(Grammar::json, bytes, begin, end, lines);
   if (!tree) {
-    def.diagnostics.push_back(parse_gave_up(def.path, lines));
+    def.diagnostics.push_back(parse_gave_up(bytes, begin, end, def.path, lines));
     return;
   }
   TSNode root = ts_tree_root_node(tree.get());

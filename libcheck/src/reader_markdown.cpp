@@ -219,7 +219,7 @@ void read_markdown(const Kind& kind, std::string_view bytes, std::uint32_t begin
   if (fm.yaml_end > fm.yaml_begin) {
     tree = parse(Grammar::yaml, bytes, fm.yaml_begin, fm.yaml_end, lines);
     if (!tree) {
-      def.diagnostics.push_back(parse_gave_up(def.path, lines));
+      def.diagnostics.push_back(parse_gave_up(bytes, fm.yaml_begin, fm.yaml_end, def.path, lines));
       return;
     }
     TSNode stream = ts_tree_root_node(tree.get());

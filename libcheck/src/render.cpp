@@ -84,66 +84,12 @@ void render_all(DiagnosticConsumer& consumer, std::span<const Diagnostic> diagno
 
 namespace render_detail {
 
-Unit next_unit(std::string_view s, std::size_t at) {
-  auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  unsigned char b0 = byte(at);
-  Unit u{at, 1, b0, true};
-  if (b0 < 0x80) return u;
-  std::size_t len = 0;
-  std::uint32_t cp = 0;
-  unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-  if (b0 >= 0xC2 && b0 <= 0xDF) { len = 2; cp = b0 & 0x1F; }
-  else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    len = 3; cp = b0 & 0x0F;
-    if (b0 == 0xE0) lo = 0xA0;   // overlong
-    if (b0 == 0xED) hi = 0x9F;   // surrogates
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    len = 4; cp = b0 & 0x07;
-    if (b0 == 0xF0) lo = 0x90;   // overlong
-    if (b0 == 0xF4) hi = 0x8F;   // above U+10FFFF
-  }
-  if (len == 0 || at + len > s.size()) { u.valid = false; return u; }
-  for (std::size_t i = 1; i < len; ++i) {
-    unsigned char b = byte(at + i);
-    unsigned char l = i == 1 ? lo : 0x80, h = i == 1 ? hi : 0xBF;
-    if (b < l || b > h) { u.valid = false; return u; }
-    cp = (cp << 6) | (b & 0x3F);
-  }
-  u.length = len;
-  u.code_point = cp;
-  return u;
-}
-
-bool needs_escape(const Unit& u) {
-  if (!u.valid) return true;
-  std::uint32_t c = u.code_point;
-  return (c < 0x20 && c != '\t') || (c >= 0x7F && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) ||
-         (c >= 0x2066 && c <= 0x2069) || c == 0x200E || c == 0x200F || c == 0x061C;
-}
-
-std::string escape_unit(const Unit& u, std::string_view s) {
-  if (!u.valid) return fmt::format("<{:02X}>", static_cast<unsigned char>(s[u.offset]));
-  return fmt::format("<U+{:04X}>", u.code_point);
-}
-
-std::string terminal_safe(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size();) {
-    Unit u = next_unit(s, i);
-    if (needs_escape(u)) out += escape_unit(u, s);
-    else out.append(s.substr(i, u.length));
-    i += u.length;
-  }
-  return out;
-}
-
 std::uint32_t utf16_column(std::string_view line, std::uint32_t byte_column) {
   std::size_t target = byte_column > 0 ? byte_column - 1 : 0;
   std::uint32_t units = 0;
   std::size_t i = 0;
   while (i < line.size() && i < target) {
-    Unit u = next_unit(line, i);
+    Utf8Unit u = decode_utf8(line, i);
     if (u.offset + u.length > target) break;  // a column inside a character: stop at it
     units += u.valid && u.code_point >= 0x10000 ? 2 : 1;
     i += u.length;

@@ -11,24 +11,9 @@
 
 #include "libcheck/diagnostic.h"
 #include "libcheck/render.h"
+#include "libcheck/terminal_text.h"
 
 namespace ws::render_detail {
-
-// One UTF-8 sequence of a byte string, or one invalid byte (valid == false).
-struct Unit {
-  std::size_t offset = 0;
-  std::size_t length = 1;
-  std::uint32_t code_point = 0;
-  bool valid = true;
-};
-Unit next_unit(std::string_view s, std::size_t at);
-
-// Characters a terminal would act on or show misleadingly: C0 controls but tab,
-// DEL, C1 controls, bidirectional overrides and isolates (the "Trojan Source"
-// trick), and invalid bytes. They are shown as <U+001B> or <FF>, as clang does.
-bool needs_escape(const Unit& u);
-std::string escape_unit(const Unit& u, std::string_view s);
-std::string terminal_safe(std::string_view s);
 
 // 1-based column in UTF-16 code units (SARIF's default columnKind) of the
 // 1-based byte column `byte_column` of `line`; bytes past the end of the line

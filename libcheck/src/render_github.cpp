@@ -87,7 +87,10 @@ class GithubConsumer final : public DiagnosticConsumer {
          << "::" << escape_data(message) << '\n';
   }
 
-  void end(const BuildSummary& summary) override { out_ << summary_line(summary) << '\n'; }
+  void end(const BuildSummary& summary) override {
+    if (!summary.all_reason.empty()) out_ << "::notice::" << escape_data(summary.all_reason) << '\n';
+    out_ << summary_line(summary) << '\n';
+  }
 };
 
 }  // namespace

@@ -4,8 +4,9 @@
 //               ^~~~~~~~
 //   prompts/t.md:1:7: note: 'Triage' was renamed to 'Intake' in prompts/t.md
 // then the summary line. Paths, messages and quoted source lines go through
-// terminal_safe(): a definition is untrusted text and must not be able to move
-// the cursor or recolour the terminal of whoever reads the report.
+// terminal_safe() (ws(7), TERMINAL OUTPUT): a definition is untrusted text and
+// must not be able to move the cursor or recolour the terminal of whoever
+// reads the report.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -36,7 +37,8 @@ std::string_view severity_colour(Severity s) {
 // The quoted line and the caret line beneath it. Columns are bytes; the caret
 // line copies each tab of the prefix so it lines up whatever the tab width,
 // and gives every other character (a UTF-8 sequence, not a byte) one cell, or
-// the width of its <U+...> escape.
+// the width of its escape ("\x1b" is four cells), so the caret stays under
+// the character it points at.
 struct Quote {
   std::string text;
   std::string prefix;
@@ -54,26 +56,28 @@ Quote quote_line(std::string_view line, const Span& span) {
 
   bool caret = false;
   for (std::size_t i = 0; i < line.size();) {
-    Unit u = next_unit(line, i);
+    TerminalChar t = terminal_char(line, i, LineBreaks::escape);
+    const Utf8Unit& u = t.unit;
     i += u.length;
     bool tab = u.valid && u.code_point == '\t';
-    std::string shown = needs_escape(u) ? escape_unit(u, line)
-                                        : std::string(line.substr(u.offset, u.length));
-    std::size_t width = tab ? 0 : (needs_escape(u) ? shown.size() : 1);
-    q.text += shown;
+    std::size_t width = tab ? 0 : t.escaped() ? t.spelled_size : 1;
+    if (t.escaped()) q.text += t.escape();
+    else q.text.append(line.substr(u.offset, u.length));
     if (u.offset + u.length <= start) {
-      q.prefix += tab ? std::string("\t") : std::string(width, ' ');
+      if (tab) q.prefix += '\t';
+      else q.prefix.append(width, ' ');
     } else if (!caret) {
       q.marks += '^';
       if (width > 1) q.marks.append(width - 1, '~');
       caret = true;
     } else if (u.offset < stop) {
-      q.marks += tab ? std::string("\t") : std::string(width, '~');
+      if (tab) q.marks += '\t';
+      else q.marks.append(width, '~');
     }
   }
   if (!caret) {  // the span starts at or past the end of the line
     q.prefix.append(start - std::min(start, line.size()), ' ');
-    q.marks = "^";
+    q.marks.assign(1, '^');
   }
   while (!q.marks.empty() && q.marks.back() == '\t') q.marks.pop_back();
   return q;
@@ -95,7 +99,10 @@ class HumanConsumer final : public DiagnosticConsumer {
     }
   }
 
-  void end(const BuildSummary& summary) override { out_ << summary_line(summary) << '\n'; }
+  void end(const BuildSummary& summary) override {
+    if (!summary.all_reason.empty()) header({}, nullptr, Severity::note, "note", summary.all_reason);
+    out_ << summary_line(summary) << '\n';
+  }
 
  private:
   void paint(std::string_view colour, std::string_view text) {
@@ -106,13 +113,13 @@ class HumanConsumer final : public DiagnosticConsumer {
   void header(const std::string& path, const Span* span, Severity severity,
               std::string_view label, const std::string& message) {
     if (!path.empty()) {
-      std::string where = terminal_safe(path);
+      std::string where = terminal_safe(path, LineBreaks::escape);
       if (span) where += fmt::format(":{}:{}", span->start.line, span->start.column);
       paint(kBold, where + ":");
       out_ << ' ';
     }
     paint(severity_colour(severity), label);
-    out_ << ": " << terminal_safe(message) << '\n';
+    out_ << ": " << terminal_safe(message, LineBreaks::escape) << '\n';
   }
 
   void quote(const std::string& path, const Span& span) {

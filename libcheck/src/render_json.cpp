@@ -6,7 +6,9 @@
 //                     "end_column", "message", "notes": [{"path", "line", ...,
 //                     "message"}]}],
 //    "summary": {"files_changed", "files_checked", "errors", "warnings",
-//                "files_with_errors", "all", "clean", "text"}}
+//                "files_with_errors", "all", "all_reason" (only when a change
+//                to the kinds or config made it check every definition),
+//                "clean", "text"}}
 // "version" is the version of this document's shape, raised on any
 // incompatible change; "tool.version" is the program's.
 #include <nlohmann/json.hpp>
@@ -74,6 +76,7 @@ class JsonConsumer final : public DiagnosticConsumer {
     sum["warnings"] = s.warnings;
     sum["files_with_errors"] = s.files_with_errors;
     sum["all"] = s.all;
+    if (!s.all_reason.empty()) sum["all_reason"] = s.all_reason;
     sum["clean"] = s.errors == 0;
     sum["text"] = summary_line(s);
     // replace: a path or message that is not UTF-8 becomes U+FFFD instead of

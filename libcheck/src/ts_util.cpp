@@ -48,10 +48,38 @@ TSPoint point(const LineIndex& lines, std::uint32_t offset) {
   return TSPoint{pos.line - 1, pos.column - 1};
 }
 
+// Tree-sitter's memory grows with the nesting its error recovery works
+// through: 2^16 `$"{` in a C# body take 200 MB, so a few such files on as
+// many threads exhaust a bounded process. No reader accepts nesting past
+// kMaxNesting, so input whose brackets open this much deeper (where the
+// parse costs tens of megabytes) is not parsed at all. Brackets are counted
+// over the raw bytes, strings and comments included: the count is never
+// below the real nesting, and no real file has this many unclosed brackets
+// in its strings. Shallower input is parsed, and WS016 is placed by the
+// tree's own nesting.
+constexpr int kMaxUnparsedNesting = 1 << 14;
+
 }  // namespace
+
+std::optional<std::uint32_t> nesting_past_limit(std::string_view bytes, std::uint32_t begin, std::uint32_t end) {
+  int depth = 0, deepest = 0;
+  std::optional<std::uint32_t> first_too_deep;
+  for (std::uint32_t i = begin; i < end && i < bytes.size(); ++i) {
+    char c = bytes[i];
+    if (c == '(' || c == '[' || c == '{') {
+      if (++depth > kMaxNesting && !first_too_deep) first_too_deep = i;
+      deepest = std::max(deepest, depth);
+      if (deepest > kMaxUnparsedNesting) return first_too_deep;
+    } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
 
 Tree parse(Grammar g, std::string_view bytes, std::uint32_t begin, std::uint32_t end,
            const LineIndex& lines) {
+  if (nesting_past_limit(bytes, begin, end)) return Tree();
   TSParser* p = parser_for(g);
   ts_parser_reset(p);
   TSRange range{point(lines, begin), point(lines, end), begin, end};
@@ -95,6 +123,22 @@ std::string excerpt(std::string_view text, std::size_t kMax) {
   return out;
 }
 
+namespace {
+
+// Only the first kMaxSyntaxErrors of a file are shown; the last one shown
+// says how many more there are, so a capped list never reads as whole.
+void note_more_errors(std::vector<Diagnostic>& out, int more) {
+  for (auto it = out.rbegin(); it != out.rend(); ++it) {
+    if (it->code != DiagCode::syntax_error) continue;
+    Note n;
+    n.message = fmt::format("{} more syntax error{} in this file not shown", more, more == 1 ? "" : "s");
+    it->notes.push_back(std::move(n));
+    return;
+  }
+}
+
+}  // namespace
+
 bool check_syntax(TSNode root, std::string_view bytes, const LineIndex& lines,
                   std::string_view path, const SyntaxRules& rules, std::vector<Diagnostic>& out) {
   int errors = 0;
@@ -125,13 +169,15 @@ bool check_syntax(TSNode root, std::string_view bytes, const LineIndex& lines,
         if (std::strcmp(type, from) == 0) what = to;
       for (char& c : what)
         if (c == '_' && ts_node_is_named(n)) c = ' ';
-      out.push_back(make_diag(DiagCode::syntax_error, std::string(path), lines.span(s, s),
-                              "syntax error: missing " + what));
       clean = false;
-      if (++errors >= kMaxSyntaxErrors) stop = true;
+      if (errors++ < kMaxSyntaxErrors)
+        out.push_back(make_diag(DiagCode::syntax_error, std::string(path), lines.span(s, s),
+                                "syntax error: missing " + what));
       return false;
     }
     if (is_error(n) || (rules.comment_error && is(n, "comment"))) {
+      clean = false;
+      if (errors++ >= kMaxSyntaxErrors) return false;  // counted for the note below
       // An error region often starts with comments the parser swept into
       // it; the problem is where the first real token is.
       if (is_error(n)) {
@@ -151,8 +197,6 @@ bool check_syntax(TSNode root, std::string_view bytes, const LineIndex& lines,
       else
         message = fmt::format("syntax error: unexpected '{}'", excerpt(bytes.substr(s, e - s)));
       out.push_back(make_diag(DiagCode::syntax_error, std::string(path), lines.span(s, e), message));
-      clean = false;
-      if (++errors >= kMaxSyntaxErrors) stop = true;
       return false;
     }
     nesting.resize(static_cast<std::size_t>(depth) + 1);
@@ -168,10 +212,15 @@ bool check_syntax(TSNode root, std::string_view bytes, const LineIndex& lines,
     }
     return true;
   });
+  if (errors > kMaxSyntaxErrors) note_more_errors(out, errors - kMaxSyntaxErrors);
   return clean;
 }
 
-Diagnostic parse_gave_up(std::string_view path, const LineIndex& lines) {
+Diagnostic parse_gave_up(std::string_view bytes, std::uint32_t begin, std::uint32_t end, std::string_view path,
+                         const LineIndex& lines) {
+  if (auto at = nesting_past_limit(bytes, begin, end))
+    return make_diag(DiagCode::too_deep, std::string(path), lines.span(*at, *at + 1),
+                     fmt::format("nesting deeper than {} levels", kMaxNesting));
   return make_diag(DiagCode::syntax_error, std::string(path), lines.span(0, 0),
                    "syntax error: the file is too complex to parse");
 }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <optional>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -113,7 +114,14 @@ inline constexpr int kMaxSyntaxErrors = 5;
 bool check_syntax(TSNode root, std::string_view bytes, const LineIndex& lines,
                   std::string_view path, const SyntaxRules& rules, std::vector<Diagnostic>& out);
 
-// The WS001 for a parse that gave up.
-Diagnostic parse_gave_up(std::string_view path, const LineIndex& lines);
+// Where brackets in bytes [begin, end) first open deeper than kMaxNesting,
+// when they go on to open far deeper still: input parse() refuses to hand
+// to tree-sitter (see ts_util.cpp). nullopt for everything else.
+std::optional<std::uint32_t> nesting_past_limit(std::string_view bytes, std::uint32_t begin, std::uint32_t end);
+
+// The diagnostic for bytes [begin, end) that parse() gave no tree for: WS016
+// where the nesting passed the limit, else WS001 (the parse timed out).
+Diagnostic parse_gave_up(std::string_view bytes, std::uint32_t begin, std::uint32_t end, std::string_view path,
+                         const LineIndex& lines);
 
 }  // namespace ws::detail

@@ -298,6 +298,15 @@ Result<std::string> parent_of(const Repository& repo, const std::string& commit_
   return git::to_hex(*git_commit_parent_id(c.get(), 0));
 }
 
+Result<std::string> view_base_commit(const Repository& repo, const ViewSpec& spec) {
+  if (spec.source == ViewSource::proposal) {
+    auto c = repo.resolve_commit(spec.proposal);
+    if (!c) return make_error(Errc::not_found, "unknown proposal '" + spec.proposal + "'", spec.proposal);
+    return parent_of(repo, *c);
+  }
+  return repo.resolve_commit(spec.base.empty() ? "HEAD" : spec.base);
+}
+
 Result<View> open_view(const Repository& repo, std::shared_ptr<const WorkspaceRoot> root,
                        const ViewSpec& spec, std::uint64_t size_cap) {
   return detail::open_view_with(repo, std::move(root), spec, size_cap, /*fast_status=*/true);
@@ -306,24 +315,14 @@ Result<View> open_view(const Repository& repo, std::shared_ptr<const WorkspaceRo
 Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<const WorkspaceRoot> root,
                                     const ViewSpec& spec, std::uint64_t size_cap, bool fast_status) {
   git_repository* r = repo.raw();
-  std::string base_commit;
+  auto base = view_base_commit(repo, spec);
+  if (!base) return base.error();
+  std::string base_commit = std::move(base).value();
   std::string pending_commit;  // for rev and proposal views
-  if (spec.source == ViewSource::proposal) {
-    auto c = repo.resolve_commit(spec.proposal);
-    if (!c) return make_error(Errc::not_found, "unknown proposal '" + spec.proposal + "'", spec.proposal);
+  if (spec.source == ViewSource::proposal || spec.source == ViewSource::rev) {
+    auto c = repo.resolve_commit(spec.source == ViewSource::proposal ? spec.proposal : spec.rev);
+    if (!c) return c.error();
     pending_commit = *c;
-    auto p = parent_of(repo, pending_commit);
-    if (!p) return p.error();
-    base_commit = *p;
-  } else {
-    auto b = repo.resolve_commit(spec.base.empty() ? "HEAD" : spec.base);
-    if (!b) return b.error();
-    base_commit = *b;
-    if (spec.source == ViewSource::rev) {
-      auto c = repo.resolve_commit(spec.rev);
-      if (!c) return c.error();
-      pending_commit = *c;
-    }
   }
   if (spec.source == ViewSource::worktree && (repo.is_bare() || !root))
     return make_error(Errc::environment, "this repository has no working tree; use --rev, --staged or --proposal");

@@ -402,7 +402,9 @@ TEST_CASE("a proposal cannot lift the distinct-approver rule for itself", "[appr
   repo.write("ai-tools/TLescalate01.cs", kTool);
   std::string id = stage(repo, "Add an escalation tool and relax approvals");
   const std::string before = refs(repo);
-  auto r = ws(repo, "ws-apply", {id}, {{"GIT_COMMITTER_NAME", "Ada Author"}, {"GIT_COMMITTER_EMAIL", "ada@example.com"}});
+  // A policy change, so it is let through that gate: the approver rule must still hold.
+  auto r = ws(repo, "ws-apply", {"--allow-policy-change", id},
+              {{"GIT_COMMITTER_NAME", "Ada Author"}, {"GIT_COMMITTER_EMAIL", "ada@example.com"}});
   CHECK(r.status == 1);
   CHECK(r.err == "ws-apply: proposal " + id12(id) +
                      " refused: approver 'Ada Author <ada@example.com>' is its author 'Ada Author <ada@example.com>'; "
@@ -492,7 +494,15 @@ TEST_CASE("two worktrees' default sessions keep two proposals, both applied in t
   CHECK(stale.err == "ws-apply: proposal " + id12(wt_id) + " is stale: branch 'main' moved from " + id12(base) +
                          " to " + id12(after_first) +
                          " ('Add a politeness skill'); none of its paths changed there, so --rebase can apply it\n");
-  auto second = ws(wt, "ws-apply", {"--branch", "main", "--rebase", wt_id});
+  // From the linked worktree it is refused: main is checked out in the main
+  // worktree, whose index would be left behind (ws-apply(1), THE INDEX).
+  auto elsewhere = ws(wt, "ws-apply", {"--branch", "main", "--rebase", wt_id});
+  CHECK(elsewhere.status == 1);
+  CHECK(elsewhere.err == "ws-apply: branch 'main' is checked out in the worktree '" +
+                             std::filesystem::canonical(repo.path()).string() +
+                             "'; run ws-apply there, so that its index follows\n");
+  CHECK(rev(repo, "main") == after_first);
+  auto second = ws(repo, "ws-apply", {"--branch", "main", "--rebase", wt_id});
   INFO(second.err);
   REQUIRE(second.status == 0);
   CHECK(rev(repo, "main^") == after_first);

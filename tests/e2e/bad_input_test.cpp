@@ -654,8 +654,8 @@ TEST_CASE("bad input: file names with newlines and quotes: one escaped line each
     CHECK(l.rfind("line.json", 0) != 0);
   }
   auto d = diagnostic_lines(b.out);
-  CHECK(std::count(d.begin(), d.end(), "agents/new<U+000A>line.json: error[WS004]: " + nl_refusal) == 1);
-  CHECK(std::count(d.begin(), d.end(), "agents/tab\tand<U+001B>[31mred.json: error[WS004]: " + esc_refusal) == 1);
+  CHECK(std::count(d.begin(), d.end(), "agents/new\\nline.json: error[WS004]: " + nl_refusal) == 1);
+  CHECK(std::count(d.begin(), d.end(), "agents/tab\tand\\x1b[31mred.json: error[WS004]: " + esc_refusal) == 1);
   CHECK(std::count(d.begin(), d.end(),
                    "agents/it's \"quoted\".json: error[WS005]: file does not fit kind 'agent': its files are "
                    "agents/*.json") == 1);
@@ -769,4 +769,55 @@ TEST_CASE("bad input: a FIFO where git reads a file is refused without blocking"
                  "file; remove it or replace it with a file\n");
   std::filesystem::remove(repo.abs("agents/.gitignore"));
   CHECK(bounded(repo, "ws-ls", {}).status == 0);
+}
+
+TEST_CASE("bad input: 2^16 nested brackets in every format are a diagnostic in every tool", "[bad-input]") {
+  // tree-sitter 0.20.7 (Debian's) freed a tree of 2^16 nested nodes wrongly
+  // (tree-sitter issue 2134): abort or segfault in every tool that parsed it.
+  TempRepo repo;
+  seed(repo);
+  const std::size_t n = 65600;
+  auto nest = [](const std::string& open, const std::string& middle, const std::string& close, std::size_t depth) {
+    return repeat(open, depth) + middle + repeat(close, depth);
+  };
+  const std::map<std::string, std::string> files = {
+      {"ai-tools/TLparen.cs", "// name: Paren\nreturn " + nest("(", "1", ")", n) + ";\n"},
+      {"ai-tools/TLbrack.cs", "// name: Brack\nvar x = " + nest("[", "", "]", n) + ";\n"},
+      {"ai-tools/TLbrace.cs", "// name: Brace\n" + nest("{", "", "}", n) + "\n"},
+      {"ai-tools/TLinterp.cs", "// name: Interp\nreturn " + nest("$\"{", "1", "}\"", n) + ";\n"},
+      {"agents/AGdeep.json", nest("[", "", "]", 65536) + "\n"},
+      {"agents/AGdeeper.json", nest("[", "", "]", 65535) + "\n"},
+      {"prompts/PRdeep.md", "---\nname: Deep\nx: " + nest("[", "", "]", 65536) + "\n---\n"},
+      {"prompts/PRblocks.md", "---\nname: Blocks\nx:\n" + repeat("- ", 65536) + "a\n---\n"},
+  };
+  for (const auto& [path, bytes] : files) repo.write(path, bytes);
+  for (bool committed : {false, true}) {
+    if (committed) repo.commit_all("deep files");
+    for (const char* format : {"human", "json", "sarif"}) {
+      auto b = bounded(repo, "ws-build", {"--all", "--format", format}, 300);
+      INFO("ws-build --format " << format << (committed ? " (committed)" : ""));
+      CHECK(b.status == 1);
+      CHECK(b.err == "");
+      for (const auto& [path, bytes] : files) CHECK(b.out.find(path) != std::string::npos);
+    }
+    auto human = bounded(repo, "ws-build", {"--all"}, 300);
+    for (const auto& [path, bytes] : files) {
+      INFO(path);
+      bool diagnosed = false;
+      for (const auto& l : diagnostic_lines(human.out))
+        diagnosed = diagnosed || (l.rfind(path + ":", 0) == 0 && (l.find("error[WS016]") != std::string::npos ||
+                                                                  l.find("error[WS001]") != std::string::npos));
+      CHECK(diagnosed);
+    }
+    for (std::vector<std::string> args : {std::vector<std::string>{"ws-ls", "-l"},
+                                          std::vector<std::string>{"ws-grep", "--in", "code", "1"},
+                                          std::vector<std::string>{"ws-grep", "--ref", "Agents.Alpha"},
+                                          std::vector<std::string>{"ws-commit", "-m", "deep"}}) {
+      std::string tool = args[0];
+      args.erase(args.begin());
+      auto r = bounded(repo, tool, args, 300);
+      INFO(tool << (committed ? " (committed)" : ""));
+      CHECK(r.status <= 1);
+    }
+  }
 }

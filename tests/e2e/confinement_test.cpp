@@ -164,15 +164,22 @@ TEST_CASE("confinement: symlinks out of the root are refused by every tool", "[c
   fs::create_symlink(w.outside / "config.json", repo.abs(".ws/config.json"));
   write_file(repo.abs("canary/x.json"), "{\"name\": \"X\"}\n");
 
-  // .ws/config.json is read to open the workspace at all: a link there stops
-  // every tool with one line naming it (its "unrouted": "ignore" never applies).
-  for (const char* name : {"ws-ls", "ws-build", "ws-grep"}) {
-    auto r = tool(repo, name, name == std::string("ws-grep") ? std::vector<std::string>{"x"}
-                                                              : std::vector<std::string>{});
-    INFO(name << ": " << r.err);
-    CHECK(r.status == 1);
-    CHECK(r.out == "");
-    CHECK(r.err == std::string(name) + ": refused to read '.ws/config.json': symlink (links are never followed)\n");
+  // The config is read from the base commit, never from the working tree: a
+  // link there is a changed file refused as a link (its "unrouted": "ignore"
+  // never applies).
+  {
+    auto ls = tool(repo, "ws-ls", {"--changed"});
+    CHECK(ls.status == 1);
+    CHECK(ls.err.find("ws-ls: refused path '.ws/config.json': symlink (links are never followed; replace it with "
+                      "the file itself)\n") != std::string::npos);
+    auto build = tool(repo, "ws-build", {});
+    CHECK(build.status == 1);
+    CHECK(build.out.find(".ws/config.json: error[WS017]: refused to read '.ws/config.json': symlink (links are "
+                         "never followed)\n") != std::string::npos);
+    auto grep = tool(repo, "ws-grep", {"--stats", "unrouted"});
+    CHECK(grep.status == 1);
+    CHECK(grep.err.find("skipped '.ws/config.json': links and submodules are never followed") != std::string::npos);
+    for (const auto* r : {&ls, &build, &grep}) CHECK_FALSE(contains_ci(r->out + r->err, kOutside));
   }
   fs::remove(repo.abs(".ws/config.json"));
   fs::create_directory_symlink(w.outside / "kinds", repo.abs(".ws/kinds"));

@@ -45,17 +45,19 @@ std::string project_version() {
   return m[1].str();
 }
 
-// "ws-ls 0.1.0 (grammars: tree-sitter-c-sharp@0.23.1, ...)", from the
-// project's version and the pins in grammars/grammars.tsv.
+// "ws-ls 0.1.0 (tree-sitter@0.25.1, grammars: tree-sitter-c-sharp@0.23.5, ...)",
+// from the project's version and the pins in grammars/grammars.tsv.
 std::string expected_version(const std::string& tool) {
-  std::string grammars;
+  std::string runtime, grammars;
   for (const auto& line : lines(read_file(fs::path(WS_SOURCE_DIR) / "grammars" / "grammars.tsv"))) {
     if (line.empty() || line[0] == '#') continue;
     auto a = line.find('\t');
     auto b = line.find('\t', a + 1);
-    grammars += (grammars.empty() ? "" : ", ") + line.substr(a + 1, b - a - 1);
+    std::string spec = line.substr(a + 1, b - a - 1);
+    if (line.substr(0, a) == "runtime") runtime = spec;
+    else grammars += (grammars.empty() ? "" : ", ") + spec;
   }
-  return tool + " " + project_version() + " (grammars: " + grammars + ")\n";
+  return tool + " " + project_version() + " (" + runtime + ", grammars: " + grammars + ")\n";
 }
 
 // The environment of an installed tool: nothing points it at the source tree.

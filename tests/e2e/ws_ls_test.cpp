@@ -246,7 +246,7 @@ TEST_CASE("ws-ls outside a repository and with bad flags exits 2 with one line",
   CHECK(std::count(flag.err.begin(), flag.err.end(), '\n') == 1);
   auto v = ws("ws-ls", {"--version"}, dir.path());
   CHECK(v.status == 0);
-  CHECK(v.out.rfind("ws-ls 0.1.0 (grammars: tree-sitter-c-sharp@0.23.1, tree-sitter-json@0.24.8, "
+  CHECK(v.out.rfind("ws-ls 0.1.0 (tree-sitter@0.25.1, grammars: tree-sitter-c-sharp@0.23.5, tree-sitter-json@0.24.8, "
                     "@tree-sitter-grammars/tree-sitter-yaml@0.7.1)\n", 0) == 0);
   auto h = ws("ws-ls", {"--help"}, dir.path());
   CHECK(h.status == 0);

@@ -3,7 +3,6 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <random>
 #include <thread>
 
 #include "support/process.h"
@@ -338,52 +337,6 @@ TEST_CASE("hand-made proposal trees with hostile entries are refused, nothing wr
     CHECK(repo.git({"for-each-ref", "refs/ws/applied/"}) == "");
     CHECK(repo.git({"status", "--porcelain"}) == "");
   }
-}
-
-TEST_CASE("SIGKILL at random points of ws-apply leaves the branch old or new", "[proposal][kill]") {
-  TempRepo repo;
-  seed_example(repo);
-  std::mt19937 rng(20261130);
-  std::uniform_int_distribution<int> delay(0, 40000);
-  int landed = 0;
-  for (int i = 0; i < 40; ++i) {
-    repo.write("ai-tools/TLescalate01.cs", kTool + "// kill round " + std::to_string(i) + "\n");
-    std::string id = stage(repo, "Kill round " + std::to_string(i));
-    std::string before = rev(repo, "main");
-    wstest::RunOptions o;
-    o.cwd = repo.path();
-    o.env = {{"WS_KINDS_DIR", std::string(WS_SOURCE_DIR) + "/schemas/kinds"},
-             {"GIT_COMMITTER_NAME", "Ada Approver"}, {"GIT_COMMITTER_EMAIL", "approver@example.com"}};
-    wstest::run_and_kill({wstest::tool("ws-apply"), id}, o, delay(rng));
-    // A lock left by the kill is reported clearly; the operator removes it.
-    for (const char* lock : {".git/refs/heads/main.lock", ".git/index.lock"}) {
-      if (std::filesystem::exists(repo.abs(lock))) {
-        if (std::string(lock).find("main.lock") != std::string::npos) {
-          auto locked = ws(repo, "ws-apply", {id});
-          CHECK(locked.status == 1);
-          CHECK(locked.err.find("is locked by another process") != std::string::npos);
-        }
-        std::filesystem::remove(repo.abs(lock));
-      }
-    }
-    std::string after = rev(repo, "main");
-    if (after == before) {
-      // Old: the proposal can still be applied, once.
-      auto r = ws(repo, "ws-apply", {id});
-      INFO(r.err);
-      CHECK(r.status == 0);
-    } else {
-      // New: exactly one commit, carrying the proposal, and it is not applied twice.
-      ++landed;
-      CHECK(rev(repo, "main^") == before);
-      CHECK(repo.git({"log", "-1", "--format=%B", "main"}).find("Proposal-Id: " + id) != std::string::npos);
-      CHECK(ws(repo, "ws-apply", {id}).status == 1);
-    }
-    CHECK(chomp(repo.git({"rev-list", "--count", before + "..main"})) == "1");
-    repo.git({"reset", "-q"});  // the index of an interrupted update is the operator's to reset
-  }
-  INFO("landed before the kill: " << landed);
-  CHECK(fsck_clean(repo));
 }
 
 TEST_CASE("ws-commit's diffstat, made from the changed files, is the one --show prints and git counts",

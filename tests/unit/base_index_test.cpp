@@ -150,7 +150,7 @@ TEST_CASE("base index: the saved file names who defines and who refers to what",
   ws::Workspace w = open(repo);
   (void)build(w, true);
   BaseIndex index;
-  BaseIndex::Key key{ws::tool_version(), w.kinds.digest(), wstest::chomp(repo.git({"rev-parse", "HEAD"})),
+  BaseIndex::Key key{ws::cache_version(), w.kinds.digest(), wstest::chomp(repo.git({"rev-parse", "HEAD"})),
                      w.config.size_cap};
   REQUIRE(index.load(index_file(repo), key, w.kinds).state == BaseIndex::LoadState::loaded);
   const ws::Kind* agent = w.kinds.by_name("agent");
@@ -184,7 +184,7 @@ TEST_CASE("base index: a file made for another key is not used", "[base-index]")
   seed(repo);
   ws::Workspace w = open(repo);
   (void)build(w, true);
-  const BaseIndex::Key key{ws::tool_version(), w.kinds.digest(), wstest::chomp(repo.git({"rev-parse", "HEAD"})),
+  const BaseIndex::Key key{ws::cache_version(), w.kinds.digest(), wstest::chomp(repo.git({"rev-parse", "HEAD"})),
                            w.config.size_cap};
   struct Case {
     const char* why;
@@ -217,7 +217,7 @@ TEST_CASE("base index: damage is found, the build made without it, and the file 
   (void)build(w, true);
   const std::string file = index_file(repo);
   const std::string good = repo.read(".git/ws/cache/bases/" + fs::path(file).filename().string());
-  BaseIndex::Key key{ws::tool_version(), w.kinds.digest(), wstest::chomp(repo.git({"rev-parse", "HEAD"})),
+  BaseIndex::Key key{ws::cache_version(), w.kinds.digest(), wstest::chomp(repo.git({"rev-parse", "HEAD"})),
                      w.config.size_cap};
   BaseIndex parsed;
   REQUIRE(parsed.load(file, key, w.kinds).state == BaseIndex::LoadState::loaded);

@@ -48,3 +48,14 @@ TEST_CASE("classify: broken and binary input never crashes", "[classify]") {
   }
   CHECK(std::string(ws::syntax_class_name(ws::SyntaxClass::comment)) == "comment");
 }
+
+TEST_CASE("classify: region labels are comment, interpolation format specifiers string", "[classify]") {
+  std::string region = "#region Agents.Triage\nvar a = 1;\n#endregion Agents\n";
+  CHECK(class_map(ws::Format::csharp, region) ==
+        "ccccccccmmmmmmmmmmmmmc"  // "#region " is code, the label comment
+        "ccccccccccc"
+        "cccccccccccmmmmmmc");
+  std::string format = "var t = $\"{x:F2} {y,5:N0}\";";
+  // the holes are code, each ':spec' string
+  CHECK(class_map(ws::Format::csharp, format) == "ccccccccssccssscsccccssscsc");
+}

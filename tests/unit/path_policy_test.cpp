@@ -219,6 +219,25 @@ TEST_CASE("policies differ in secrets and protected paths", "[path_policy]") {
     CHECK_FALSE(check_path(".ws/config.json", ws::read_policy()));
   }
 
+  SECTION("a protected entry '**/NAME' protects NAME in every folder, and only that name") {
+    const ws::PathPolicy policy = ws::write_policy({"**/.gitattributes", "**/build/"});
+    for (const char* p : {".gitattributes", "agents/.gitattributes", "a/b/c/.GitAttributes", "build",
+                          "build/x.json", "docs/build/x.json", "docs/BUILD"}) {
+      INFO(p);
+      auto rej = check_path(p, policy);
+      REQUIRE(rej);
+      CHECK(rej->rule == PathRule::protected_path);
+    }
+    for (const char* p : {"x.gitattributes", "agents/.gitattributes.bak", "agents/my.gitattributes/x",
+                          "builder/x.json", "docs/rebuild/x.json", "**/.gitattributes/x"}) {
+      INFO(p);
+      CHECK_FALSE(breaks_rule(PathRule::protected_path, p, policy));
+    }
+    // A plain entry stays rooted.
+    CHECK_FALSE(check_path("docs/.gitmodules", ws::write_policy({".gitmodules"})));
+    CHECK(check_path(".gitmodules", ws::write_policy({".gitmodules"})));
+  }
+
   SECTION("write policy protects .secrets/ even when secret names are allowed") {
     ws::PathPolicy p = ws::write_policy();
     p.allow_secret_names = true;

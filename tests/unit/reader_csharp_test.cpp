@@ -96,11 +96,39 @@ TEST_CASE("csharp: bodies are top-level statements", "[reader][csharp]") {
   CHECK(only_diag(endpoint("var x = ;\n")) == "WS001 4:7 syntax error: unexpected '='");
   CHECK(only_diag(endpoint("var x = Foo(1;\n")) == "WS001 4:14 syntax error: missing ')'");
   CHECK(only_diag(endpoint("if (x) { return 1;\n")) == "WS001 4:19 syntax error: missing '}'");
-  // with a syntax error the header still names the definition, but no code references are read
-  d = endpoint("var x = Agents.Triage;\nvar y = (;\n");
+  // with a syntax error the header still names the definition, and the code
+  // references outside what does not parse are read; the error says so
+  d = endpoint("var x = Agents.Triage;\nvar y = (;\nvar z = Prompts.Tone;\n");
   CHECK(d.name == "X");
-  CHECK(d.refs.empty());
+  CHECK(refs(d) == Strings{"agent Triage @4:9-4:22", "prompt Tone @6:9-6:21"});
+  REQUIRE(has_code(d, ws::DiagCode::syntax_error));
+  REQUIRE(d.diagnostics[0].notes.size() == 1);
+  CHECK(d.diagnostics[0].notes[0].message ==
+        "references in this file are read outside the parts that do not parse; some may be missing");
+}
+
+TEST_CASE("csharp: valid C# the grammar cannot parse still gives its references", "[reader][csharp]") {
+  // Constructs of current C# that tree-sitter-c-sharp 0.23.5 reads as errors.
+  ws::Definition d = endpoint(
+      "var r = x switch {\n"
+      "#if DEBUG\n"
+      "  1 => Agents.Triage,\n"
+      "#endif\n"
+      "  _ => Agents.Billing };\n"
+      "return Prompts.Tone;\n");
   CHECK(has_code(d, ws::DiagCode::syntax_error));
+  CHECK(refs(d) == Strings{"agent Triage @6:8-6:21", "agent Billing @8:8-8:22", "prompt Tone @9:8-9:20"});
+  d = endpoint("var s = $\"{x:\\\"q\\\"}\";\nvar b = Agents.Billing;\n");
+  CHECK(has_code(d, ws::DiagCode::syntax_error));
+  CHECK(refs(d) == Strings{"agent Billing @5:9-5:23"});
+  // inside what does not parse, strings and comments still never count
+  d = endpoint("var y = x switch { #if A\n 1 => \"Agents.Triage\" /* Agents.Billing */ + Agents.Tone,\n#endif\n _ => 0 };\n");
+  CHECK(has_code(d, ws::DiagCode::syntax_error));
+  CHECK(refs(d) == Strings{"agent Tone @5:46-5:57"});
+  // what 0.23.1 could not parse and 0.23.5 can: C# 12's body-less class
+  d = endpoint("var a = Agents.Triage;\nclass Empty;\n");
+  CHECK(d.diagnostics.empty());
+  CHECK(refs(d) == Strings{"agent Triage @4:9-4:22"});
 }
 
 TEST_CASE("csharp: references come from chains, never from strings or comments", "[reader][csharp]") {
@@ -117,31 +145,55 @@ TEST_CASE("csharp: references come from chains, never from strings or comments",
       "var g = this.Agents.Triage;\n"              // 13
       "var h = Agents.Triage.Run(x).Then(Prompts.Tone);\n"  // 14
       "var i = Other.Agents.Triage;\n"             // 15
-      "var j = Agents?.Triage;\n");                // 16
+      "var j = Agents?.Triage;\n"                  // 16
+      "var k = @Agents.Triage;\n"                  // 17
+      "var l = global::Agents.Triage.Run();\n"     // 18
+      "var m = Agents?.Triage?.Run();\n"           // 19
+      "var n = N?.Ticket.Status;\n"                // 20
+      "var o = foo::Agents.Triage;\n");            // 21
   CHECK(d.diagnostics.empty());
   CHECK(refs(d) == Strings{"agent Billing @8:26-8:40", "node-type Ticket @10:1-10:9", "node-type Ticket @10:14-10:22",
                            "node-type Ticket.Status @11:9-11:24", "agent Triage @14:9-14:22",
-                           "prompt Tone @14:35-14:47"});
+                           "prompt Tone @14:35-14:47", "agent Triage @16:9-16:23", "agent Triage @17:9-17:23",
+                           "agent Triage @18:17-18:30", "agent Triage @19:9-19:23", "node-type Ticket.Status @20:9-20:25"});
   CHECK(d.refs[3].text == "N.Ticket.Status");
   CHECK(d.refs[1].member.empty());  // N.Ticket alone names the type, no member
   CHECK(d.refs[4].member.empty());  // only node types have members: .Run is runtime API
 }
 
-TEST_CASE("csharp: a local named like a root shadows it in the whole file", "[reader][csharp]") {
+TEST_CASE("csharp: a declaration named like a root shadows it inside its scope only", "[reader][csharp]") {
   struct Row {
     const char* body;
     const char* where;  // the declaration's position
+    Strings refs;       // what stays a reference: the uses outside the scope
   };
   const Row rows[] = {
-      {"var Agents = Load();\nreturn Agents.Triage;\n", "4:5"},
-      {"int F(int Agents) => Agents.Triage;\nreturn Agents.Triage;\n", "4:11"},
-      {"var f = Agents => Agents.Triage;\nreturn Agents.Triage;\n", "4:9"},
-      {"var f = (int Agents) => 1;\nreturn Agents.Triage;\n", "4:14"},
-      {"foreach (var Agents in all) { }\nreturn Agents.Triage;\n", "4:14"},
-      {"void Agents() { }\nreturn Agents.Triage;\n", "4:6"},
-      {"try { } catch (Exception Agents) { }\nreturn Agents.Triage;\n", "4:26"},
-      {"Parse(out var Agents);\nreturn Agents.Triage;\n", "4:15"},
-      {"if (o is Foo Agents) { }\nreturn Agents.Triage;\n", "4:14"},
+      // locals: the block (top-level statements: the whole file)
+      {"var Agents = Load();\nreturn Agents.Triage;\n", "4:5", {}},
+      {"{ var Agents = 1; }\nreturn Agents.Triage;\n", "4:7", {"agent Triage @5:8-5:21"}},
+      {"{ var Agents = 1; Use(Agents.Triage); }\n", "4:7", {}},
+      {"Parse(out var Agents);\nreturn Agents.Triage;\n", "4:15", {}},
+      {"if (o is Foo Agents) { }\nreturn Agents.Triage;\n", "4:14", {}},
+      {"void Agents() { }\nreturn Agents.Triage;\n", "4:6", {}},
+      {"for (var Agents = 0; ; ) { Use(Agents.Triage); }\nreturn Agents.Triage;\n", "4:10", {"agent Triage @5:8-5:21"}},
+      // parameters: the function or lambda
+      {"int F(int Agents) => Agents.Triage;\nreturn Agents.Triage;\n", "4:11", {"agent Triage @5:8-5:21"}},
+      {"var f = Agents => Agents.Triage;\nreturn Agents.Triage;\n", "4:9", {"agent Triage @5:8-5:21"}},
+      {"var f = (int Agents) => 1;\nreturn Agents.Triage;\n", "4:14", {"agent Triage @5:8-5:21"}},
+      {"var x = all.Where(E => E.Get(1));\nreturn E.AssignedTo;\n", "4:19", {"edge-type AssignedTo @5:8-5:20"}},
+      // loop, catch and query variables: that statement or query
+      {"foreach (var Agents in all) { }\nreturn Agents.Triage;\n", "4:14", {"agent Triage @5:8-5:21"}},
+      {"foreach (var Agents in all) { Use(Agents.Triage); }\n", "4:14", {}},
+      {"try { } catch (Exception Agents) { }\nreturn Agents.Triage;\n", "4:26", {"agent Triage @5:8-5:21"}},
+      {"var q = from Agents in all select Agents.Triage;\nreturn Agents.Triage;\n", "4:14", {"agent Triage @5:8-5:21"}},
+      // types, members and type parameters
+      {"return Groups.Count;\nstatic class Groups { public static int Count; }\n", "5:14", {}},
+      {"int Sum<N>(N a) where N : INumber<N> => N.Zero;\nreturn N.Ticket;\n", "4:9", {"node-type Ticket @5:8-5:16"}},
+      {"return Tasks.Nightly;\nclass C { int Tasks { get; } int F() => Tasks.Count; }\n", "5:15", {"task Nightly @4:8-4:21"}},
+      {"return Agents.Triage;\nclass C { static int Agents; int F() => Agents.Length; }\n", "5:22", {"agent Triage @4:8-4:21"}},
+      // namespaces and using aliases: the whole file
+      {"return Agents.Triage;\nnamespace Agents.Billing { }\n", "5:11", {}},
+      {"using Agents = Foo.Bar;\nreturn Agents.Triage;\n", "4:7", {}},
   };
   for (const Row& row : rows) {
     INFO(row.body);
@@ -150,8 +202,8 @@ TEST_CASE("csharp: a local named like a root shadows it in the whole file", "[re
     CHECK(d.diagnostics[0].code == ws::DiagCode::shadowed_root);
     CHECK(d.diagnostics[0].severity == ws::Severity::warning);
     CHECK(fmt::format("{}:{}", d.diagnostics[0].span.start.line, d.diagnostics[0].span.start.column) == row.where);
-    CHECK_THAT(d.diagnostics[0].message, Catch::Contains("local 'Agents' shadows the symbol root Agents"));
-    CHECK(d.refs.empty());
+    CHECK_THAT(d.diagnostics[0].message, Catch::Contains("shadows the symbol root"));
+    CHECK(refs(d) == row.refs);
   }
   // other roots still count; a local of another name shadows nothing
   ws::Definition d = endpoint("var Agents = 1;\nvar agents = 2;\nreturn Prompts.Tone;\n");
@@ -159,6 +211,9 @@ TEST_CASE("csharp: a local named like a root shadows it in the whole file", "[re
   d = endpoint("var agents = Agents.Triage;\n");
   CHECK(d.diagnostics.empty());
   CHECK(refs(d) == Strings{"agent Triage @4:14-4:27"});
+  // a lambda's parameter does not turn off checking in the rest of the file
+  d = endpoint("var g = all.Select(E => E.Get);\nreturn E.AssignedToo;\n");
+  CHECK(refs(d) == Strings{"edge-type AssignedToo @5:8-5:21"});
 }
 
 TEST_CASE("csharp: a root outside the kind's scope is WS012", "[reader][csharp]") {
@@ -219,4 +274,21 @@ TEST_CASE("csharp: deep, huge and junk input", "[reader][csharp]") {
   d = read("ai-tools/junk.cs", junk);
   CHECK_FALSE(d.diagnostics.empty());
   CHECK(d.diagnostics.size() <= 8);
+}
+
+TEST_CASE("csharp: past five syntax errors the last one shown says how many more there are", "[reader][csharp]") {
+  std::string body;
+  for (int i = 0; i < 8; ++i) body += "var x" + std::to_string(i) + " = ;\n";
+  ws::Definition d = endpoint(body);
+  REQUIRE(d.diagnostics.size() == 5);
+  for (const auto& diag : d.diagnostics) CHECK(diag.code == ws::DiagCode::syntax_error);
+  REQUIRE_FALSE(d.diagnostics[4].notes.empty());
+  CHECK(d.diagnostics[4].notes.back().message == "3 more syntax errors in this file not shown");
+  // exactly five: no note
+  body.clear();
+  for (int i = 0; i < 5; ++i) body += "var x" + std::to_string(i) + " = ;\n";
+  d = endpoint(body);
+  REQUIRE(d.diagnostics.size() == 5);
+  for (const auto& diag : d.diagnostics)
+    for (const auto& n : diag.notes) CHECK(n.message.find("more syntax error") == std::string::npos);
 }

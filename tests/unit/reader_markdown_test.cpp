@@ -137,6 +137,9 @@ TEST_CASE("markdown: deep, huge and junk input", "[reader][markdown]") {
   ws::Definition d =
       read("prompts/p.md", "---\nname: A\nx: " + std::string(10000, '[') + std::string(10000, ']') + "\n---\n");
   CHECK(only_diag(d) == "WS016 3:259 nesting deeper than 256 levels");
+  // far past the limit, refused before parsing: at the 257th bracket
+  d = read("prompts/p.md", "---\nname: A\nx: " + std::string(20000, '[') + std::string(20000, ']') + "\n---\n");
+  CHECK(only_diag(d) == "WS016 3:260 nesting deeper than 256 levels");
   std::string flow = "---\nname: A\nx: ";
   for (int i = 0; i < 10000; ++i) flow += "{a: ";
   d = read("prompts/p.md", flow + "1" + std::string(10000, '}') + "\n---\n");

@@ -184,9 +184,9 @@ TEST_CASE("human quotes: escapes, wide prefixes, odd spans, unknown source", "[r
   };
   BuildSummary s = tally(ds, {1, 1});
   CHECK(render(OutputFormat::human, ds, s, options(files)) ==
-        "a.cs:1:7: error[WS010]: bad <U+001B>[31m name\n"
-        "a<U+001B>b = X\n"
-        "             ^\n"
+        "a.cs:1:7: error[WS010]: bad \\x1b[31m name\n"
+        "a\\x1bb = X\n"
+        "         ^\n"
         "a.cs:2:6: error[WS010]: utf-8 prefix\n"
         "\xc3\xa9 = Agents.Foo\n"
         "    ^~~~~~~~~~\n"

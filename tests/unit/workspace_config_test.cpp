@@ -8,7 +8,8 @@ TEST_CASE("workspace config: valid keys are read", "[workspace]") {
   auto c = parse_workspace_config(R"({"unrouted": "warning", "protected": ["ops/"], "size_cap": 4096})");
   REQUIRE(c.ok());
   CHECK(c->unrouted == ws::UnroutedPolicy::warning);
-  CHECK(c->protected_paths == std::vector<std::string>{"ops/"});
+  CHECK(c->protected_paths == std::vector<std::string>{"**/.gitattributes", ".gitmodules", ".pre-commit-config.yaml",
+                                                       ".github/", ".gitlab-ci.yml", "ops/"});
   CHECK(c->size_cap == 4096);
   CHECK_FALSE(c->approval.distinct_approver);
   auto a = parse_workspace_config(R"({"approval": {"distinct_approver": true}})");
@@ -17,6 +18,29 @@ TEST_CASE("workspace config: valid keys are read", "[workspace]") {
   auto off = parse_workspace_config(R"({"approval": {}})");
   REQUIRE(off.ok());
   CHECK_FALSE(off->approval.distinct_approver);
+}
+
+TEST_CASE("workspace config: the default-protected paths, and 'unprotected' lifting some", "[workspace]") {
+  const std::vector<std::string> defaults{"**/.gitattributes", ".gitmodules", ".pre-commit-config.yaml", ".github/",
+                                          ".gitlab-ci.yml"};
+  CHECK(ws::WorkspaceConfig{}.protected_paths == defaults);
+  CHECK(ws::default_protected_paths() == defaults);
+  CHECK(ws::default_protected_names() == std::vector<std::string>{".gitattributes", ".gitmodules",
+                                                                  ".pre-commit-config.yaml", ".github/",
+                                                                  ".gitlab-ci.yml"});
+  auto empty = parse_workspace_config("{}");
+  REQUIRE(empty.ok());
+  CHECK(empty->protected_paths == defaults);
+
+  auto some = parse_workspace_config(R"({"unprotected": [".github/", ".gitattributes"], "protected": ["ops/"]})");
+  REQUIRE(some.ok());
+  CHECK(some->protected_paths ==
+        std::vector<std::string>{".gitmodules", ".pre-commit-config.yaml", ".gitlab-ci.yml", "ops/"});
+
+  auto all = parse_workspace_config(
+      R"({"unprotected": [".gitattributes", ".gitmodules", ".pre-commit-config.yaml", ".github/", ".gitlab-ci.yml"]})");
+  REQUIRE(all.ok());
+  CHECK(all->protected_paths.empty());
 }
 
 TEST_CASE("workspace config: each refusal names the rule", "[workspace]") {
@@ -36,7 +60,20 @@ TEST_CASE("workspace config: each refusal names the rule", "[workspace]") {
       {R"({"size_cap": 0})", "invalid .ws/config.json: 'size_cap' must be a positive number of bytes"},
       {R"({"size_cap": -1})", "invalid .ws/config.json: 'size_cap' must be a positive number of bytes"},
       {R"({"colour": true})",
-       "invalid .ws/config.json: unknown key 'colour'; allowed: unrouted, protected, size_cap, approval"},
+       "invalid .ws/config.json: unknown key 'colour'; allowed: unrouted, protected, unprotected, size_cap, "
+       "approval"},
+      {R"({"unprotected": ".github/"})", "invalid .ws/config.json: 'unprotected' must be an array of paths"},
+      {R"({"unprotected": [7]})", "invalid .ws/config.json: 'unprotected' entries must be non-empty strings"},
+      // Only a default can be lifted: never .git/, .secrets/, .ws/ or a path the workspace protects.
+      {R"({"unprotected": [".secrets/"]})",
+       "invalid .ws/config.json: 'unprotected' may name only default-protected paths (.gitattributes, .gitmodules, "
+       ".pre-commit-config.yaml, .github/, .gitlab-ci.yml), not '.secrets/'"},
+      {R"({"unprotected": [".github"]})",
+       "invalid .ws/config.json: 'unprotected' may name only default-protected paths (.gitattributes, .gitmodules, "
+       ".pre-commit-config.yaml, .github/, .gitlab-ci.yml), not '.github'"},
+      {R"({"unprotected": ["**/.gitattributes"]})",
+       "invalid .ws/config.json: 'unprotected' may name only default-protected paths (.gitattributes, .gitmodules, "
+       ".pre-commit-config.yaml, .github/, .gitlab-ci.yml), not '**/.gitattributes'"},
       {R"({"approval": true})", "invalid .ws/config.json: 'approval' must be an object"},
       {R"({"approval": {"distinct_approver": "yes"}})",
        "invalid .ws/config.json: 'approval.distinct_approver' must be true or false"},

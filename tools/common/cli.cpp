@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include "libcheck/kinds.h"
+#include "libcheck/terminal_text.h"
 
 namespace wscli {
 
@@ -94,12 +95,23 @@ int exit_code_for(const ws::Error& e) {
 }
 
 int report_error(const char* tool, const ws::Error& e) {
-  fmt::print(stderr, "{}: {}\n", tool, e.message);
+  print_error(tool, e.message);
   return exit_code_for(e);
 }
 
+void print_error(const char* tool, std::string_view message) {
+  fmt::print(stderr, "{}: {}\n", tool, shown(message));
+}
+
+void print_warning(const char* tool, std::string_view message) {
+  fmt::print(stderr, "{}: warning: {}\n", tool, shown(message));
+}
+
+std::string shown(std::string_view text) { return ws::terminal_safe(text, ws::LineBreaks::escape); }
+
 std::optional<ws::Workspace> open_or_report(const char* tool, const CommonOptions& o,
-                                            const ViewOptions& v, int& exit_code, bool for_build) {
+                                            const ViewOptions& v, int& exit_code, bool for_build,
+                                            ws::InterruptedApply on_interrupted) {
   auto session = resolve_session(o);
   if (!session) { exit_code = report_error(tool, session.error()); return std::nullopt; }
   auto spec = to_view_spec(v);
@@ -109,13 +121,15 @@ std::optional<ws::Workspace> open_or_report(const char* tool, const CommonOption
   oo.session = *session;
   oo.view = *spec;
   oo.prefetch_cache = for_build;
+  oo.interrupted_apply = on_interrupted;
   auto w = ws::open_workspace(oo);
   if (!w) { exit_code = report_error(tool, w.error()); return std::nullopt; }
+  for (const auto& n : w->notices) print_error(tool, n);
   return std::move(w).value();
 }
 
 std::string version_line(const char* tool) {
-  return fmt::format("{} {} (grammars: {})", tool, WS_VERSION, WS_GRAMMAR_VERSIONS);
+  return fmt::format("{} {} ({})", tool, WS_VERSION, WS_GRAMMAR_VERSIONS);
 }
 
 namespace {
@@ -241,7 +255,7 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv, const CommonOptio
   } catch (const CLI::ParseError& e) {
     std::string what = e.what();
     if (!what.empty()) what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
-    fmt::print(stderr, "{}: {}; see '{} --help'\n", tool, what, tool);
+    print_error(tool, fmt::format("{}; see '{} --help'", what, tool));
     return kExitUsage;
   }
   if (o.version) {

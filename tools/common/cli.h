@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -57,9 +58,11 @@ bool use_color(const CommonOptions& o, std::FILE* stream);
 
 // Opens the workspace for a tool; on error prints one line and returns nullopt
 // with `exit_code` set. `for_build`: the tool builds the view next, so the
-// definition cache is loaded while the view is computed.
+// definition cache is loaded while the view is computed. The lines about
+// an interrupted apply (`on_interrupted`: report them, or refuse) go to stderr.
 std::optional<ws::Workspace> open_or_report(const char* tool, const CommonOptions& o,
-                                            const ViewOptions& v, int& exit_code, bool for_build = false);
+                                            const ViewOptions& v, int& exit_code, bool for_build = false,
+                                            ws::InterruptedApply on_interrupted = ws::InterruptedApply::report);
 
 // Ends the process with `code` once its output is flushed, without
 // destroying what main built: freeing a view and a cache of 100,000 entries
@@ -71,7 +74,18 @@ std::optional<ws::Workspace> open_or_report(const char* tool, const CommonOption
 int report_error(const char* tool, const ws::Error& e);
 int exit_code_for(const ws::Error& e);
 
-// "ws-ls 0.1.0 (grammars: tree-sitter-c-sharp@0.23.1, ...)"
+// Every line a tool prints on stderr: "TOOL: message", or "TOOL: warning:
+// message". Messages quote user input (a path, a revision, a branch name), so
+// the message is shown as one line with every control character escaped
+// (ws(7), TERMINAL OUTPUT).
+void print_error(const char* tool, std::string_view message);
+void print_warning(const char* tool, std::string_view message);
+
+// A one-line field of human output (a path, a name, a subject): its control
+// characters, line feeds included, escaped (ws(7), TERMINAL OUTPUT).
+std::string shown(std::string_view text);
+
+// "ws-ls 0.1.0 (tree-sitter@0.25.1, grammars: tree-sitter-c-sharp@0.23.5, ...)"
 std::string version_line(const char* tool);
 
 // Parses argv with CLI11; returns an exit code to stop with (help, version,

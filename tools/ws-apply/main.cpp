@@ -1,12 +1,15 @@
 // ws-apply: list, show, reject, and apply proposals.
 #include <cstdio>
-#include <ctime>
 #include <string>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "common/cli.h"
+#include "common/proposal_text.h"
+#include "libcheck/interrupted_apply.h"
+#include "libcheck/policy_change.h"
+#include "libcheck/terminal_text.h"
 #include "libcheck/proposal.h"
 #include "libcheck/repository.h"
 
@@ -24,19 +27,9 @@ struct Options {
   std::string id;
   std::string branch;
   bool rebase = false;
+  bool allow_policy_change = false;
+  bool continue_ = false;
 };
-
-std::string age(std::int64_t when) {
-  std::int64_t s = std::time(nullptr) - when;
-  if (s < 0) s = 0;
-  auto unit = [](std::int64_t n, const char* what) {
-    return fmt::format("{} {}{} ago", n, what, n == 1 ? "" : "s");
-  };
-  if (s < 60) return unit(s, "second");
-  if (s < 3600) return unit(s / 60, "minute");
-  if (s < 86400) return unit(s / 3600, "hour");
-  return unit(s / 86400, "day");
-}
 
 nlohmann::json info_json(const ws::ProposalInfo& p) {
   auto or_null = [](const std::string& s) { return s.empty() ? nlohmann::json() : nlohmann::json(s); };
@@ -65,23 +58,7 @@ int do_list(const ws::Repository& repo, const Options& o) {
       fmt::print("{}\n", info_json(p).dump());
       continue;
     }
-    std::string branch = p.branch.rfind("refs/heads/", 0) == 0 ? p.branch.substr(11) : p.branch;
-    fmt::print("{}  {:<10}  {}  {}  {}  {}\n", p.id.substr(0, 12), ws::proposal_state_name(p.state), p.session,
-               branch, age(p.time), p.subject);
-    if (p.state == ws::ProposalState::stale) {
-      fmt::print("    stale: '{}' is now at {}{}", branch, p.branch_tip.empty() ? "nothing" : p.branch_tip.substr(0, 12),
-                 p.moved_by.empty() ? "" : " ('" + p.moved_by + "')");
-      if (p.colliding_paths.empty()) fmt::print("; no path collides (--rebase can apply it)\n");
-      else {
-        fmt::print("; changed on both sides:");
-        for (const auto& c : p.colliding_paths) fmt::print(" {}", c);
-        fmt::print("\n");
-      }
-    } else if (p.state == ws::ProposalState::superseded && !p.superseded_by.empty()) {
-      fmt::print("    superseded by {}\n", p.superseded_by.substr(0, 12));
-    } else if (p.state == ws::ProposalState::applied) {
-      fmt::print("    applied as {}\n", p.applied_as.substr(0, 12));
-    }
+    fmt::print("{}", wscli::proposal_list_entry(p));
   }
   return wscli::kExitOk;
 }
@@ -99,25 +76,42 @@ int do_show(const ws::Repository& repo, const Options& o) {
       files.push_back(fj);
     }
     j["files"] = files;
+    j["policy_change"] = ws::policy_paths(shown->files);
     j["message"] = shown->info.message;
     if (!o.stat) j["patch"] = shown->patch;
     fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     return wscli::kExitOk;
   }
-  const auto& p = shown->info;
-  fmt::print("proposal {}\n", p.id);
-  fmt::print("Session: {}\nBranch:  {}\nBase:    {}\nAuthor:  {}\nState:   {}\n\n", p.session, p.branch,
-             p.base.empty() ? "(none)" : p.base, p.author, ws::proposal_state_name(p.state));
-  std::string msg = p.message;
-  std::size_t start = 0;
-  while (start < msg.size()) {
-    auto nl = msg.find('\n', start);
-    fmt::print("    {}\n", msg.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
-    if (nl == std::string::npos) break;
-    start = nl + 1;
+  // First, before anything the author wrote: what the approver must not miss.
+  if (auto policy = ws::policy_paths(shown->files); !policy.empty())
+    fmt::print("{}\n", ws::terminal_safe(ws::policy_change_banner(policy), ws::LineBreaks::keep));
+  fmt::print("{}", wscli::proposal_show_text(*shown, o.stat));
+  return wscli::kExitOk;
+}
+
+void print_applied(const ws::ApplyResult& a, const std::string& id, const Options& o) {
+  if (o.common.json) {
+    fmt::print("{}\n", nlohmann::json{{"type", "applied"}, {"commit", a.commit}, {"branch", a.branch},
+                                      {"base", a.base}, {"rebased", a.rebased},
+                                      {"index_updated", a.index_updated}, {"index_error", a.index_error},
+                                      {"completed", a.completed}, {"index_kept", a.index_kept}}.dump());
+    return;
   }
-  fmt::print("\n{}", shown->stat);
-  if (!o.stat) fmt::print("\n{}", shown->patch);
+  std::string branch = a.branch.rfind("refs/heads/", 0) == 0 ? a.branch.substr(11) : a.branch;
+  fmt::print("applied {} to '{}' as {}{}\n", id, wscli::shown(branch), a.commit,
+             a.rebased ? " (rebased)" : a.completed ? " (completed)" : "");
+}
+
+int do_continue(const ws::OpenOptions& open, const Options& o) {
+  auto done = ws::continue_apply(open);
+  if (!done) return wscli::report_error(kTool, done.error());
+  print_applied(*done, done->proposal, o);
+  if (!done->index_kept.empty()) {
+    std::string paths;
+    for (const auto& p : done->index_kept) paths += (paths.empty() ? "'" : ", '") + p + "'";
+    wscli::print_warning(kTool, "the index keeps what was staged at " + paths +
+                                    " since the apply; it differs from the applied commit there");
+  }
   return wscli::kExitOk;
 }
 
@@ -136,22 +130,37 @@ int main(int argc, char** argv) {
   app.add_option("--reject", o.reject, "reject a proposal; it can never be applied")->type_name("ID");
   app.add_option("--branch", o.branch, "apply onto BRANCH instead of the one the proposal names")->type_name("BRANCH");
   app.add_flag("--rebase", o.rebase, "apply a stale proposal onto the new tip if none of its paths changed there");
+  app.add_flag("--allow-policy-change", o.allow_policy_change,
+               "apply a proposal that changes the workspace's policy (.ws/)");
+  app.add_flag("--continue", o.continue_, "complete an apply that was interrupted after the branch moved");
   app.add_option("id", o.id, "the proposal to apply")->type_name("ID");
   if (auto code = wscli::parse(app, argc, argv, o.common, kTool)) return *code;
 
-  int modes = int(o.list) + int(!o.show.empty()) + int(!o.reject.empty()) + int(!o.id.empty());
+  int modes = int(o.list) + int(!o.show.empty()) + int(!o.reject.empty()) + int(!o.id.empty()) + int(o.continue_);
   if (modes != 1) {
-    fmt::print(stderr, "{}: say what to do: --list, --show ID, --reject ID, or ID to apply\n", kTool);
+    fmt::print(stderr, "{}: say what to do: --list, --show ID, --reject ID, --continue, or ID to apply\n", kTool);
     return wscli::kExitUsage;
   }
   auto repo = ws::Repository::open(o.common.dir);
   if (!repo) return wscli::report_error(kTool, repo.error());
+  // Reading modes report an interrupted apply; rejecting is refused past
+  // one (applying checks for itself, --continue completes it).
+  if (o.id.empty() && !o.continue_) {
+    auto notices = ws::check_interrupted_apply(
+        *repo, o.reject.empty() ? ws::InterruptedApply::report : ws::InterruptedApply::refuse);
+    if (!notices) return wscli::report_error(kTool, notices.error());
+    for (const auto& n : *notices) wscli::print_error(kTool, n);
+  }
   // A --list filter may name a linked worktree's session (NAME@WORKTREE),
   // which no tool stages under by name: list_proposals checks it.
   if (o.list) return do_list(*repo, o);
   auto session = wscli::resolve_session(o.common);
   if (!session) return wscli::report_error(kTool, session.error());
 
+  ws::OpenOptions open;
+  open.dir = o.common.dir;
+  open.session = *session;
+  if (o.continue_) return do_continue(open, o);
   if (!o.show.empty()) return do_show(*repo, o);
   if (!o.reject.empty()) {
     auto st = ws::reject_proposal(*repo, o.reject);
@@ -159,29 +168,17 @@ int main(int argc, char** argv) {
     fmt::print("rejected {}\n", o.reject);
     return wscli::kExitOk;
   }
-  ws::OpenOptions open;
-  open.dir = o.common.dir;
-  open.session = *session;
+  open.interrupted_apply = ws::InterruptedApply::ignore;  // apply_proposal looks first
   ws::ApplyOptions ao;
   ao.branch = o.branch;
   ao.rebase = o.rebase;
+  ao.allow_policy_change = o.allow_policy_change;
   auto applied = ws::apply_proposal(open, o.id, ao, ws::rebuild_with_compile);
   if (!applied) return wscli::report_error(kTool, applied.error());
-  if (o.common.json) {
-    fmt::print("{}\n", nlohmann::json{{"type", "applied"}, {"commit", applied->commit}, {"branch", applied->branch},
-                                      {"base", applied->base}, {"rebased", applied->rebased},
-                                      {"index_updated", applied->index_updated},
-                                      {"index_error", applied->index_error}}.dump());
-  } else {
-    std::string branch = applied->branch.rfind("refs/heads/", 0) == 0 ? applied->branch.substr(11) : applied->branch;
-    fmt::print("applied {} to '{}' as {}{}\n", o.id, branch, applied->commit, applied->rebased ? " (rebased)" : "");
-  }
+  print_applied(*applied, o.id, o);
   if (!applied->index_error.empty())
-    fmt::print(stderr,
-               "{}: warning: the index did not follow the branch ({}); it still holds the old bytes of the "
-               "applied paths: once no git is running, run 'git reset -q -- PATH...' on them (listed by "
-               "'ws-apply --show {} --stat')\n",
-               kTool, applied->index_error, o.id);
+    wscli::print_warning(kTool, "the apply did not finish (" + applied->index_error +
+                                    "); run 'ws-apply --continue' to complete it");
   // Everything is written (branch, refs, index); only teardown is left.
   wscli::exit_without_teardown(wscli::kExitOk);
 }

@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
   o.view.changes_only = !o.all && !o.no_cache && specs->empty();
   auto workspace = wscli::open_or_report(kTool, o.common, o.view, code, /*for_build=*/!o.no_cache);
   if (!workspace) return code;
-  for (const auto& w : workspace->warnings) fmt::print(stderr, "{}: warning: {}\n", kTool, w);
+  for (const auto& w : workspace->warnings) wscli::print_warning(kTool, w);
 
   // A pathspec naming nothing in the view is a typo, not a clean build.
   for (std::size_t i = 0; i < specs->size(); ++i) {
@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
 
   const ws::BuildStats& st = result->stats;
   if (o.stats) fmt::print(stderr, "parsed {}, cache hits {}, cache misses {}\n", st.parsed, st.cache_hits, st.cache_misses);
-  if (!st.cache_error.empty()) fmt::print(stderr, "{}: warning: {}\n", kTool, st.cache_error);
+  if (!st.cache_error.empty()) wscli::print_warning(kTool, st.cache_error);
 
   const ws::BuildSummary& s = result->summary;
   wscli::exit_without_teardown(s.errors > 0 || (o.werror && s.warnings > 0) ? wscli::kExitFailed : wscli::kExitOk);

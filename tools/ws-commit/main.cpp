@@ -9,7 +9,9 @@
 
 #include "common/cli.h"
 #include "common/progress.h"
+#include "common/proposal_text.h"
 #include "libcheck/compile.h"
+#include "libcheck/policy_change.h"
 #include "libcheck/proposal.h"
 #include "libcheck/render.h"
 
@@ -50,7 +52,9 @@ int main(int argc, char** argv) {
   // and the proposal need nothing else (build() opens the whole view when
   // it must).
   o.view.changes_only = !o.no_cache && !o.view.staged && o.view.rev.empty();
-  auto workspace = wscli::open_or_report(kTool, o.common, o.view, code, /*for_build=*/!o.no_cache);
+  // Staged on top of an apply that did not finish, the index would carry its reverse: refused.
+  auto workspace = wscli::open_or_report(kTool, o.common, o.view, code, /*for_build=*/!o.no_cache,
+                                         ws::InterruptedApply::refuse);
   if (!workspace) return code;
 
   ws::BuildOptions bo;
@@ -84,16 +88,18 @@ int main(int argc, char** argv) {
                        {"additions", f.additions}, {"deletions", f.deletions}});
     nlohmann::json j{{"type", "proposal"}, {"id", staged->id}, {"session", staged->session},
                      {"base", staged->base.empty() ? nlohmann::json() : nlohmann::json(staged->base)},
-                     {"branch", staged->branch}, {"files", files}};
+                     {"branch", staged->branch}, {"files", files},
+                     {"policy_change", ws::policy_paths(staged->files)}};
     j["supersedes"] = staged->superseded.empty() ? nlohmann::json() : nlohmann::json(staged->superseded);
     fmt::print("{}\n", j.dump());
     wscli::exit_without_teardown(wscli::kExitOk);
   }
   fmt::print("proposal {}\n", staged->id);
-  fmt::print("session  {}\n", staged->session);
+  fmt::print("session  {}\n", wscli::shown(staged->session));
   fmt::print("base     {}\n", staged->base.empty() ? "(none: unborn branch)" : staged->base);
   if (!staged->superseded.empty()) fmt::print("supersedes {}\n", staged->superseded);
-  fmt::print("{}", staged->stat);
+  for (const auto& p : ws::policy_paths(staged->files)) fmt::print("policy change: {}\n", wscli::shown(p));
+  fmt::print("{}", wscli::shown_stat(staged->stat, staged->files));
   // The proposal is written; freeing the view's 20,000 entries one by one
   // would only delay the exit.
   wscli::exit_without_teardown(wscli::kExitOk);

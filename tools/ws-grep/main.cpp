@@ -1,4 +1,6 @@
 // ws-grep: search the view with RE2, printed like `rg --no-heading`.
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -92,12 +94,12 @@ void print_stats(const ws::GrepSummary& s) {
   fmt::print(stderr, "{}: {} {} in {} {}; {} {} searched\n", kTool, s.results, s.results == 1 ? "result" : "results",
              s.files_matched, s.files_matched == 1 ? "file" : "files", s.files_searched,
              s.files_searched == 1 ? "file" : "files");
-  for (const auto& p : s.binary_skipped) fmt::print(stderr, "{}: skipped binary file '{}'\n", kTool, p);
+  for (const auto& p : s.binary_skipped) wscli::print_error(kTool, fmt::format("skipped binary file '{}'", p));
   for (const auto& p : s.links_skipped)
-    fmt::print(stderr, "{}: skipped '{}': links and submodules are never followed\n", kTool, p);
+    wscli::print_error(kTool, fmt::format("skipped '{}': links and submodules are never followed", p));
   for (const auto& p : s.hard_links_skipped)
-    fmt::print(stderr, "{}: skipped '{}': hard-link (a file with more than one link may be a link out of the workspace)\n",
-               kTool, p);
+    wscli::print_error(
+        kTool, fmt::format("skipped '{}': hard-link (a file with more than one link may be a link out of the workspace)", p));
   if (s.secrets_skipped)
     fmt::print(stderr, "{}: skipped {} {} under .secrets/: secret content is never opened\n", kTool,
                s.secrets_skipped, s.secrets_skipped == 1 ? "file" : "files");
@@ -130,8 +132,8 @@ int main(int argc, char** argv) {
   if (g.patterns.empty() && !structural) {
     if (specs_in.empty()) {
       if (app.get_option("--base")->count() && !o.view.base.empty())
-        fmt::print(stderr, "{}: missing PATTERN: --base took '{}' as its REV; write --base=REV, or put --base last\n",
-                   kTool, o.view.base);
+        wscli::print_error(kTool, fmt::format("missing PATTERN: --base took '{}' as its REV; write --base=REV, or put "
+                                              "--base last", o.view.base));
       else
         fmt::print(stderr, "{}: missing PATTERN; see '{} --help'\n", kTool, kTool);
       return wscli::kExitUsage;
@@ -156,6 +158,9 @@ int main(int argc, char** argv) {
   g.nul = o.common.nul;
   g.json = o.common.json;
   g.color = !g.json && wscli::use_color(o.common, stdout);
+  // rg's bytes in a pipe (the tests compare them with rg's); on a terminal,
+  // the workspace's control characters are shown escaped (ws-grep(1)).
+  g.terminal = !g.json && isatty(STDOUT_FILENO);
   g.max_count = o.max_count;
   g.before = o.before.value_or(o.context.value_or(0));
   g.after = o.after.value_or(o.context.value_or(0));
@@ -184,13 +189,13 @@ int main(int argc, char** argv) {
   int code = 0;
   auto workspace = wscli::open_or_report(kTool, o.common, view, code);
   if (!workspace) return code;
-  for (const auto& w : workspace->warnings) fmt::print(stderr, "{}: warning: {}\n", kTool, w);
+  for (const auto& w : workspace->warnings) wscli::print_warning(kTool, w);
 
   std::ios::sync_with_stdio(false);
   auto summary = ws::grep_view(workspace->view, workspace->kinds, g, std::cout);
   std::cout.flush();
   if (!summary) return wscli::report_error(kTool, summary.error());
-  for (const auto& err : summary->errors) fmt::print(stderr, "{}: {}\n", kTool, err.message);
+  for (const auto& err : summary->errors) wscli::print_error(kTool, err.message);
   if (o.stats) print_stats(*summary);
   // As rg: an error makes the status 2 even when something matched. The
   // view is left to the kernel, as in ws-build and ws-ls.

@@ -8,6 +8,7 @@
 
 #include "common/cli.h"
 #include "libcheck/listing.h"
+#include "libcheck/terminal_text.h"
 
 namespace {
 
@@ -54,23 +55,40 @@ void print_json(const ws::Listing& listing, std::size_t max) {
     fmt::print("{}\n", nlohmann::json{{"type", "Listing-Truncated"}, {"omitted", listing.omitted}, {"max", max}}.dump());
 }
 
+// Paths, kinds and names come from the workspace: on a line of their own they
+// are shown with their control characters escaped (ws(7), TERMINAL OUTPUT);
+// with -z, as the exact bytes a program reads.
 void print_text(const ws::Listing& listing, const Options& o) {
   char end = o.common.nul ? '\0' : '\n';
+  // A view of `s` itself when it is clean (nearly always), so a listing of
+  // 100,000 paths copies none of them.
+  auto field = [&](const std::string& s, std::string& storage) -> std::string_view {
+    if (o.common.nul) return s;
+    return ws::terminal_safe(s, storage, ws::LineBreaks::escape);
+  };
+  std::string kind_buf, name_buf, path_buf, old_buf;
   std::size_t kind_w = 0, name_w = 0;
-  for (const auto& le : listing.entries) {
-    kind_w = std::max(kind_w, kind_label(le).size());
-    name_w = std::max(name_w, le.name.empty() ? 1 : le.name.size());
+  if (o.long_format) {
+    for (const auto& le : listing.entries) {
+      kind_w = std::max(kind_w, field(kind_label(le), kind_buf).size());
+      name_w = std::max(name_w, le.name.empty() ? 1 : field(le.name, name_buf).size());
+    }
   }
   for (const auto& le : listing.entries) {
     const auto& e = *le.entry;
-    if (o.long_format) {
-      char st = e.status == ws::ChangeStatus::unchanged ? '-' : static_cast<char>(e.status);
-      std::string path = e.old_path.empty() ? e.path : e.old_path + " -> " + e.path;
-      fmt::print("{} {:<{}} {:<{}} {}{}", st, kind_label(le), kind_w, le.name.empty() ? "-" : le.name,
-                 name_w, path, end);
-    } else {
-      fmt::print("{}{}", e.path, end);
+    std::string_view path = field(e.path, path_buf);
+    if (!o.long_format) {
+      fmt::print("{}{}", path, end);
+      continue;
     }
+    char st = e.status == ws::ChangeStatus::unchanged ? '-' : static_cast<char>(e.status);
+    std::string kind = kind_label(le);
+    std::string_view name = le.name.empty() ? std::string_view("-") : field(le.name, name_buf);
+    if (e.old_path.empty())
+      fmt::print("{} {:<{}} {:<{}} {}{}", st, field(kind, kind_buf), kind_w, name, name_w, path, end);
+    else
+      fmt::print("{} {:<{}} {:<{}} {} -> {}{}", st, field(kind, kind_buf), kind_w, name, name_w,
+                 field(e.old_path, old_buf), path, end);
   }
   if (listing.omitted)
     fmt::print("Listing-Truncated: {} more {} (raise --max){}", listing.omitted,
@@ -115,11 +133,11 @@ int main(int argc, char** argv) {
 
   int exit = wscli::kExitOk;
   for (const auto& err : listing->refused) {
-    fmt::print(stderr, "{}: {}\n", kTool, err.message);
+    wscli::print_error(kTool, err.message);
     exit = wscli::kExitFailed;
   }
   for (std::size_t i : listing->unmatched_pathspecs) {
-    fmt::print(stderr, "{}: pathspec '{}' did not match any definition\n", kTool, o.pathspecs[i]);
+    wscli::print_error(kTool, fmt::format("pathspec '{}' did not match any definition", o.pathspecs[i]));
     exit = wscli::kExitFailed;
   }
   wscli::exit_without_teardown(exit);

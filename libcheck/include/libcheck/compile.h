@@ -72,8 +72,12 @@ Result<BuildResult> compile_view(const View& view, const KindPack& kinds,
 // Where build() keeps the definition cache: <common git dir>/ws/cache/definitions.
 std::string definition_cache_file(const Repository& repo);
 
-// The version of libcheck ("0.1.0"): part of every cache key, and what the
-// JSON and SARIF reports name.
+// The version of libcheck ("0.1.0"): what the JSON and SARIF reports name.
 const char* tool_version();
+
+// What every cache key names: the version, the tree-sitter runtime and
+// grammars, and the revision of the readers' output, so that a cache written
+// by a build whose readers gave other results is never taken for current.
+const std::string& cache_version();
 
 }  // namespace ws

@@ -34,6 +34,7 @@ enum class DiagCode {
   too_deep,             // WS016
   unreadable_file,      // WS017 symlink, special file
   kind_manifest,        // WS018 a kind manifest of the workspace is invalid
+  workspace_config,     // WS019 the .ws/config.json a change proposes is invalid
 };
 
 struct DiagInfo {

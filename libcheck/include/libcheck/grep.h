@@ -64,6 +64,9 @@ struct GrepOptions {
   bool nul = false;            // -z: NUL after each path instead of ':' (rg -0)
   bool color = false;          // ripgrep's default colours
   bool json = false;           // JSON Lines records, see grep_view
+  // Paths and text shown with their control characters escaped, for a
+  // terminal (ws(7), TERMINAL OUTPUT); off, the output is rg's bytes.
+  bool terminal = false;
   std::optional<std::size_t> max_count;  // -m: selected lines per file
   std::size_t before = 0;      // -B
   std::size_t after = 0;       // -A

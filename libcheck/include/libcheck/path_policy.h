@@ -47,7 +47,9 @@ struct PathRejection {
 
 struct PathPolicy {
   bool allow_secret_names = false;        // listing a secret's name (never its content)
-  std::vector<std::string> protected_prefixes;  // each ends with '/' for a directory, else exact
+  // Each ends with '/' for a directory, else names an exact file; a leading
+  // "**/" matches it in every folder ("**/.gitattributes"). Case-insensitive.
+  std::vector<std::string> protected_prefixes;
 };
 
 // Policies per use. read: tools reading a view. write: anything written to the

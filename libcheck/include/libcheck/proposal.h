@@ -100,18 +100,22 @@ struct ApplyOptions {
   // An existing branch; empty: the branch recorded in the proposal.
   std::string branch;
   bool rebase = false;
+  bool allow_policy_change = false;  // land a change to .ws/ (policy_change.h)
 };
 
 struct ApplyResult {
+  std::string proposal;  // the proposal's full id
   std::string commit;   // the new branch tip
   std::string branch;
   std::string base;     // what the branch moved from
   bool rebased = false;
   bool index_updated = false;
-  // Set when the branch moved but the index of its checkout could not follow
-  // (a lock left by a killed git): the proposal is applied all the same, and
-  // this says why the index still holds the old bytes of its paths.
+  // Set when the branch moved but the applied ref or the index could not
+  // follow: the proposal is applied all the same, its apply record stays,
+  // and this says why ('ws-apply --continue' completes it).
   std::string index_error;
+  bool completed = false;                // by continue_apply
+  std::vector<std::string> index_kept;   // continue_apply: entries staged since the apply, left as they are
 };
 
 // Runs the checks of DESIGN.md §6 in order, each refusal its own message
@@ -130,5 +134,12 @@ using RebuildFn = std::function<RebuildVerdict(const Workspace&)>;
 RebuildVerdict rebuild_with_compile(const Workspace& ws);
 Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& id_or_prefix,
                                    const ApplyOptions& options, RebuildFn rebuild_clean);
+
+// 'ws-apply --continue': completes the apply this worktree's record names,
+// if it happened (the applied ref, then the index at the applied paths,
+// never over an entry staged since). Errc::usage when there is nothing to
+// continue; Errc::refused when another ws-apply is running or a lock file
+// it did not make is in the way (the record then stays).
+Result<ApplyResult> continue_apply(const OpenOptions& open);
 
 }  // namespace ws

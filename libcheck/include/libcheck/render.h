@@ -34,6 +34,9 @@ struct BuildSummary {
   // summary line, which counts every finding it names. tally() fills it.
   std::size_t files_with_errors = 0;
   bool all = false;                   // --all: the line counts files checked, not changed
+  // Why every definition was checked though --all was not asked for (a
+  // change to the kinds or the config); shown as a note before the summary.
+  std::string all_reason;
 };
 
 // Fills errors, warnings and files_with_errors from the diagnostics (notes at

@@ -68,6 +68,10 @@ class Repository {
 Result<View> open_view(const Repository& repo, std::shared_ptr<const WorkspaceRoot> root,
                        const ViewSpec& spec, std::uint64_t size_cap = 1u << 20);
 
+// The base commit of the view `spec` names (hex; empty for an unborn
+// branch): --base or HEAD, or a proposal's parent.
+Result<std::string> view_base_commit(const Repository& repo, const ViewSpec& spec);
+
 // The first parent of a commit, as hex; empty for a root commit.
 Result<std::string> parent_of(const Repository& repo, const std::string& commit_hex);
 

@@ -1,5 +1,6 @@
 // Everything a tool opens before it works: the repository, the confined root,
-// the kind pack (defaults + the view's .ws/kinds), the workspace config, and the view.
+// the kind pack (defaults + the view's .ws/kinds), the workspace config (the
+// view's base commit's .ws/config.json), and the view.
 #pragma once
 
 #include <memory>
@@ -7,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "libcheck/interrupted_apply.h"
 #include "libcheck/kinds.h"
 #include "libcheck/repository.h"
 #include "libcheck/result.h"
@@ -25,10 +27,21 @@ struct ApprovalConfig {
   bool distinct_approver = false;
 };
 
-// .ws/config.json of the view.
+// Paths that make git, CI or hooks run programs, protected unless the
+// config's "unprotected" names them (ws(7), WORKSPACE CONFIGURATION): as
+// written in "unprotected" (".gitattributes", ".github/", ...), in order.
+const std::vector<std::string>& default_protected_names();
+// The protected_paths entries those names stand for: ".gitattributes" is
+// "**/.gitattributes", since git reads one in every folder.
+std::vector<std::string> default_protected_paths();
+
+// .ws/config.json of the view's base commit: the policy a change is judged
+// by is never the one it proposes (ws(7), WORKSPACE CONFIGURATION).
 struct WorkspaceConfig {
   UnroutedPolicy unrouted = UnroutedPolicy::error;
-  std::vector<std::string> protected_paths;  // extra protected prefixes
+  // Every path protected besides .git/ and .secrets/ (path_policy.h): the
+  // default-protected paths not in "unprotected", then "protected".
+  std::vector<std::string> protected_paths = default_protected_paths();
   std::uint64_t size_cap = kDefaultSizeCap;
   ApprovalConfig approval;
 };
@@ -43,6 +56,8 @@ struct OpenOptions {
   // computed, for a caller about to build() (the two are independent, and
   // at 100,000 definitions the load is a tenth of a warm build).
   bool prefetch_cache = false;
+  // What to do on finding an interrupted apply in this worktree.
+  InterruptedApply interrupted_apply = InterruptedApply::report;
 };
 
 // A definition cache being loaded for the first build() of a workspace
@@ -52,12 +67,14 @@ struct CachePrefetch;
 struct Workspace {
   std::unique_ptr<Repository> repo;
   std::shared_ptr<const WorkspaceRoot> root;  // null for a bare repository
-  KindPack kinds;
-  WorkspaceConfig config;
+  KindPack kinds;           // the defaults and the view's .ws/kinds
+  WorkspaceConfig config;   // from the view's base commit, never from the view
   View view;
   ViewSpec view_spec;  // what `view` was opened as (OpenOptions::view)
   std::string session;
   std::vector<std::string> warnings;  // e.g. a workspace kind manifest that did not load
+  // Lines for stderr about an interrupted apply (check_interrupted_apply).
+  std::vector<std::string> notices;
   std::shared_ptr<CachePrefetch> cache_prefetch;  // with OpenOptions::prefetch_cache
 };
 
@@ -71,6 +88,9 @@ Result<View> whole_view(const Workspace& ws);
 // a changes-only view leaves out; nullopt for a path the view does not
 // hold or cannot read.
 std::optional<std::string> read_view_path(const Workspace& ws, const std::string& path);
+
+// A workspace kind manifest: .ws/kinds/<name>.json, directly in that folder.
+bool is_kind_manifest_path(std::string_view path);
 
 // Files the tools treat as workspace configuration, never as definitions:
 // .ws/**, and the root .gitignore/.gitattributes.
