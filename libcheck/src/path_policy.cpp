@@ -143,7 +143,10 @@ bool is_protected(std::string_view p, const std::vector<std::string>& prefixes) 
 
 bool is_too_long(std::string_view p) {
   if (p.size() > kMaxPathBytes) return true;
-  return any_component(p, [](std::string_view c) { return c.size() > kMaxComponentBytes; });
+  int components = 0;
+  return any_component(p, [&](std::string_view c) {
+    return c.size() > kMaxComponentBytes || ++components > kMaxPathDepth;
+  });
 }
 
 }  // namespace
@@ -202,7 +205,8 @@ std::string explain(PathRule rule, std::string_view path) {
     case PathRule::protected_path:
       return "(the workspace protects this path); leave it out of the change";
     case PathRule::too_long:
-      return "(over 4096 bytes, or a component over 255); use shorter names";
+      return "(over 4096 bytes, a component over 255, or over " + std::to_string(kMaxPathDepth) +
+             " components); use shorter names and fewer folders";
   }
   return {};
 }
@@ -254,7 +258,7 @@ bool is_plain_path(std::string_view p) {
   // with '.' ('.', '..', '.git' and every spelling of it, '.secrets'), no
   // '~' ("git~1"), no byte outside ASCII letters, digits, '_', '-', '.'
   // (control characters, HFS's ignorable code points), and lengths in
-  // bounds (too_long).
+  // bounds (too_long), depth included.
   if (p.empty() || p.size() > kMaxPathBytes) return false;
   // By byte: 0 never plain, 1 plain anywhere, 2 '.' (plain but not first), 3 '/'.
   static constexpr auto kClass = [] {
@@ -268,6 +272,7 @@ bool is_plain_path(std::string_view p) {
     return t;
   }();
   std::size_t component = 0;  // bytes of the current component so far
+  int components = 1;
   for (char ch : p) {
     switch (kClass[static_cast<unsigned char>(ch)]) {
       case 1:
@@ -276,7 +281,7 @@ bool is_plain_path(std::string_view p) {
         if (component == 0) return false;
         break;
       case 3:
-        if (component == 0) return false;
+        if (component == 0 || ++components > kMaxPathDepth) return false;
         component = 0;
         continue;
       default:

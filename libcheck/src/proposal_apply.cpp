@@ -11,6 +11,7 @@
 #include "libcheck/workspace_root.h"
 #include "policy_change_gate.h"
 #include "proposal_approval.h"
+#include "proposal_canonical.h"
 #include "proposal_internal.h"
 
 namespace ws {
@@ -21,27 +22,6 @@ namespace {
 
 Error refused(std::string message, std::string subject = {}) {
   return make_error(Errc::refused, std::move(message), std::move(subject));
-}
-
-// A tree equal to `onto`'s tree with the proposal's changes (against `base`) applied.
-Result<git_oid> rebased_tree(git_repository* repo, const std::vector<TreeChange>& changes, git_tree* onto) {
-  std::vector<git_tree_update> updates;
-  for (const auto& c : changes) {
-    git_tree_update u{};
-    u.path = c.path.c_str();
-    if (c.status == GIT_DELTA_DELETED) {
-      u.action = GIT_TREE_UPDATE_REMOVE;
-    } else {
-      u.action = GIT_TREE_UPDATE_UPSERT;
-      git::from_hex(c.new_id, u.id);
-      u.filemode = static_cast<git_filemode_t>(c.new_mode);
-    }
-    updates.push_back(u);
-  }
-  git_oid out;
-  if (git_tree_create_updated(&out, repo, onto, updates.size(), updates.data()) < 0)
-    return git::error(Errc::environment, "cannot write the rebased tree");
-  return out;
 }
 
 Result<std::string> write_commit(git_repository* repo, const git_signature* author, const git_signature* committer,
@@ -126,10 +106,12 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   git_repository* tr = proposed ? proposed->repo->raw() : r;
   auto base_tree = commit_tree(tr, info.base);
   if (!base_tree) return base_tree.error();
-  auto prop_tree = commit_tree(tr, info.id);
-  if (!prop_tree) return prop_tree.error();
-  auto changes = tree_changes(tr, base_tree->get(), prop_tree->get());
-  if (!changes) return changes.error();
+  // Every tree object the proposal brings is checked first (proposal_canonical.h).
+  auto checked = check_proposal(tr, base_tree->get(), info.id);
+  if (!checked && checked.error().code == Errc::refused)
+    return refused("proposal " + id7 + " refused: " + checked.error().message, checked.error().subject);
+  if (!checked) return checked.error();
+  const std::vector<TreeChange>* changes = &checked->changes;
   if (changes->empty()) return refused("proposal " + id7 + " changes nothing", info.id);
   for (const auto& c : *changes) {
     std::uint32_t mode = c.status == GIT_DELTA_DELETED ? std::uint32_t{GIT_FILEMODE_BLOB} : c.new_mode;
@@ -168,9 +150,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
       for (auto& p : info.colliding_paths) why += " " + p;
       return refused(why, info.id);
     }
-    auto tip_tree = commit_tree(r, tip);
-    if (!tip_tree) return tip_tree.error();
-    auto tree_id = rebased_tree(r, *changes, tip_tree->get());
+    auto tree_id = landing_tree(r, tip, *checked);
     if (!tree_id) return tree_id.error();
     auto pc = lookup_commit(r, info.id);
     if (!pc) return pc.error();
@@ -213,8 +193,12 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   std::string message = info.message;
   while (!message.empty() && message.back() == '\n') message.pop_back();
   message += "\n\n" + approval_trailers(info.id, committer->get());
-  git_oid final_tree = *git_commit_tree_id(pc->get());
-  auto commit = write_commit(r, git_commit_author(pc->get()), committer->get(), message, final_tree, new_parent);
+  // Fresh canonical trees, never the proposal's own objects; written
+  // through the rebuild's repository, whose cache holds the folders of
+  // `new_parent` the changes touch.
+  auto final_tree = landing_tree(proposed ? proposed->repo->raw() : r, new_parent, *checked);
+  if (!final_tree) return final_tree.error();
+  auto commit = write_commit(r, git_commit_author(pc->get()), committer->get(), message, *final_tree, new_parent);
   if (!commit) return commit.error();
   // The record and the index lock: from here a kill is recoverable.
   auto journal = ApplyJournal::begin(repo, {info.id, branch, new_parent, *commit, &*changes});

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "libcheck/path_policy.h"
+#include "proposal_canonical.h"
 #include "proposal_internal.h"
 
 namespace ws::proposal {
@@ -359,13 +360,7 @@ namespace ws::proposal {
 std::optional<std::string> refuse_entry(std::string_view path, std::uint32_t mode,
                                         const std::vector<std::string>& protected_paths) {
   if (auto rej = check_path(path, proposal_policy(protected_paths))) return rej->message();
-  std::string p(path);
-  if (mode == GIT_FILEMODE_LINK)
-    return "refused path '" + p + "': symlink (a proposal holds plain files only)";
-  if (mode == GIT_FILEMODE_COMMIT)
-    return "refused path '" + p + "': submodule (a proposal holds plain files only)";
-  if (mode == GIT_FILEMODE_TREE) return "refused path '" + p + "': directory entry where a file was expected";
-  return std::nullopt;
+  return refuse_file_mode(path, mode);
 }
 
 std::string short_id(const std::string& id) { return id.substr(0, 12); }

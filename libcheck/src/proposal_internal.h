@@ -4,6 +4,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "git_util.h"
@@ -36,6 +37,12 @@ std::string ref_target(git_repository* repo, const std::string& name);
 using git::commit_tree;
 using git::lookup_commit;
 
+// Called with the id of each subtree of `to` the walk is about to open that
+// `from` does not hold as it is, its folder path ("a/b", no trailing '/')
+// and depth (components of that path), before libgit2 parses it; an error
+// stops the walk and is returned as it is.
+using TreeCheck = std::function<Status(const git_oid& id, std::string_view folder, int depth)>;
+
 // Changed paths between two trees (either may be null), without rename
 // detection: each path once, with its new mode (0 when deleted).
 struct TreeChange {
@@ -45,7 +52,9 @@ struct TreeChange {
   std::uint32_t new_mode = 0;
   std::string new_id;
 };
-Result<std::vector<TreeChange>> tree_changes(git_repository* repo, git_tree* from, git_tree* to);
+// `check_new` as for walk_tree_pair.
+Result<std::vector<TreeChange>> tree_changes(git_repository* repo, git_tree* from, git_tree* to,
+                                             const TreeCheck& check_new = {});
 
 // A path of a walk over two trees: a blob, link or submodule on either side
 // (mode 0 and a null id where a side lacks it). `path` lives for the call only.
@@ -62,8 +71,9 @@ using PairFn = std::function<void(const TreePair&)>;
 // order for every path that differs; with `unchanged`, for every other path
 // too. Subtrees with the same id on both sides are opened only with
 // `unchanged`. A file replaced by a folder (or back) is a delete and adds.
+// No walk goes deeper than kMaxPathDepth (path_policy.h).
 Status walk_tree_pair(git_repository* repo, const git_tree* from, const git_tree* to, bool unchanged,
-                      const PairFn& fn);
+                      const PairFn& fn, const TreeCheck& check_new = {});
 
 // Whether a change holds a secret (ws(7), the secret kind): a path under
 // '.secrets/' on either side, or a blob id in `secrets` on either side.
@@ -103,11 +113,22 @@ struct TreeEdit {
   git_oid id{};
   std::uint32_t mode = 0;
 };
+// A tree object already in the object database, by the folder it was read
+// for ("" for the top, else "a/b/" with the '/'), with the bytes read.
+struct KnownTree {
+  git_oid id;
+  std::string_view bytes;
+};
+using KnownTrees = std::unordered_map<std::string, KnownTree>;
+
 // Writes `base` (null: the empty tree) with `edits` applied and returns the
 // new root's id. Only the folders the edits touch are written: each from the
 // base folder's entries and its edits, its untouched subfolders kept by id.
-// A folder left empty is dropped. Paths must have passed the policy.
-Result<git_oid> write_edited_tree(git_repository* repo, const git_tree* base, std::vector<TreeEdit> edits);
+// A folder left empty is dropped. Paths must have passed the policy. A
+// folder whose bytes come out the same as `known` holds for it is that
+// object: nothing is hashed or written again.
+Result<git_oid> write_edited_tree(git_repository* repo, const git_tree* base, std::vector<TreeEdit> edits,
+                                  const KnownTrees* known = nullptr);
 
 // Per-file stats of a view's changes, computed from the bytes themselves
 // (`contents[i]` holds the new bytes of `changes[i]`; base bytes are read
@@ -129,8 +150,9 @@ Result<std::vector<FileStat>> change_stats(git_repository* repo, git_tree* base_
 // configured core.attributesFile.
 bool attributes_may_apply(git_repository* repo, const View& view);
 
-// Checks a changed entry against the proposal policy: path rules, no
-// symlink or submodule modes, nothing under .secrets/.
+// Checks a changed entry against the proposal policy: path rules, nothing
+// under .secrets/, and a file mode a proposal may hold (refuse_file_mode in
+// proposal_canonical.h).
 std::optional<std::string> refuse_entry(std::string_view path, std::uint32_t mode,
                                         const std::vector<std::string>& protected_paths);
 

@@ -6,11 +6,31 @@
 #include "libcheck/repository.h"
 #include "libcheck/workspace_root.h"
 #include "proposal_approval.h"
+#include "proposal_canonical.h"
 #include "proposal_internal.h"
 
 namespace ws {
 
 using namespace proposal;
+
+namespace {
+
+// The tree of a --rev view is a commit anyone may have written by hand;
+// staging it must not turn what ws-apply would refuse (a zero-padded mode,
+// unsorted or duplicate names) into a proposal that passes, so it is
+// checked as ws-apply checks a proposal's (proposal_canonical.h).
+Status check_committed_tree(const Workspace& ws) {
+  if (ws.view_spec.source != ViewSource::rev) return Ok{};
+  auto rev = ws.repo->resolve_commit(ws.view_spec.rev);
+  if (!rev) return rev.error();
+  auto base_tree = commit_tree(ws.repo->raw(), ws.view.base_commit());
+  if (!base_tree) return base_tree.error();
+  auto checked = check_proposal(ws.repo->raw(), base_tree->get(), *rev);
+  if (!checked) return checked.error();
+  return Ok{};
+}
+
+}  // namespace
 
 Result<StageResult> stage_proposal(const Workspace& ws, const std::string& message) {
   git_repository* repo = ws.repo->raw();
@@ -25,6 +45,7 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
   if (!key) return key.error();
 
   // Refuse the whole set before writing a single object.
+  if (auto st = check_committed_tree(ws); !st) return st.error();
   for (const ViewEntry* e : changes) {
     std::uint32_t mode = e->status == ChangeStatus::deleted ? kModeFile : e->mode;
     if (auto why = refuse_entry(e->path, mode, ws.config.protected_paths)) return make_error(Errc::refused, *why, e->path);
@@ -60,7 +81,9 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
       if (git_blob_create_from_buffer(&t.id, repo, contents[i].data(), contents[i].size()) < 0)
         return git::error(Errc::environment, "cannot write blob for '" + e.path + "'");
       t.path = e.path;
-      t.mode = e.mode == kModeExec ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+      // 100644 or 100755, as refuse_entry let through: written as it is,
+      // so the mode the stat output prints is the mode the tree holds.
+      t.mode = e.mode;
       edits.push_back(std::move(t));
     }
     const std::string& gone = e.status == ChangeStatus::deleted ? e.path : e.old_path;

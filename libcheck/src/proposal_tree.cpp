@@ -6,6 +6,7 @@
 #include <optional>
 #include <cstring>
 
+#include "libcheck/path_policy.h"
 #include "proposal_internal.h"
 
 namespace ws::proposal {
@@ -28,7 +29,9 @@ int git_order(const git_tree_entry* a, const git_tree_entry* b) {
 }
 
 // A tree's entries in git's order. A tree git wrote is already in that
-// order; a hand-made one may not be, and is sorted rather than trusted.
+// order; a hand-made one may not be, and is sorted rather than trusted
+// for reading. ws-apply refuses such a tree before it gets here (the
+// check_new of its walk, proposal_canonical.h).
 std::vector<const git_tree_entry*> ordered(const git_tree* tree) {
   std::vector<const git_tree_entry*> out;
   if (!tree) return out;
@@ -40,17 +43,23 @@ std::vector<const git_tree_entry*> ordered(const git_tree* tree) {
   return out;
 }
 
-// Deeper than any path the policy accepts; stops a hostile tree from
-// exhausting the stack.
-constexpr int kMaxDepth = 512;
+// A tree at this depth holds only paths the policy refuses as too long;
+// stopping there keeps a hostile tree from exhausting the stack.
+bool too_deep(int depth) { return depth >= kMaxPathDepth; }
 
 struct Walker {
   git_repository* repo;
   bool unchanged;
   const PairFn& fn;
+  const TreeCheck& check_new;
   std::string path;
 
-  Result<git::Tree> subtree(const git_tree_entry* e) {
+  // `path` ends with the folder's '/' here.
+  Result<git::Tree> subtree(const git_tree_entry* e, bool is_new = false, int depth = 0) {
+    if (is_new && check_new) {
+      std::string_view folder(path.data(), path.size() - 1);
+      if (auto st = check_new(*git_tree_entry_id(e), folder, depth); !st) return st.error();
+    }
     git_tree* raw = nullptr;
     if (git_tree_lookup(&raw, repo, git_tree_entry_id(e)) < 0)
       return git::error(Errc::environment, "cannot read the tree '" + path + "'");
@@ -60,13 +69,13 @@ struct Walker {
   // One side only: every blob below is added (side b) or deleted (side a);
   // with `same`, unchanged on both sides.
   Status one(const git_tree* t, bool is_new, bool same, int depth) {
-    if (depth > kMaxDepth) return make_error(Errc::invalid, "tree nested too deeply at '" + path + "'");
+    if (too_deep(depth)) return make_error(Errc::invalid, "tree nested too deeply at '" + path + "'");
     for (const git_tree_entry* e : ordered(t)) {
       std::size_t len = path.size();
       path.append(git_tree_entry_name(e));
       if (git_tree_entry_type(e) == GIT_OBJECT_TREE) {
         path.push_back('/');
-        auto sub = subtree(e);
+        auto sub = subtree(e, is_new && !same, depth + 1);
         if (!sub) return sub.error();
         if (auto st = one(sub->get(), is_new, same, depth + 1); !st) return st;
       } else {
@@ -85,7 +94,7 @@ struct Walker {
   }
 
   Status both(const git_tree* a, const git_tree* b, int depth) {
-    if (depth > kMaxDepth) return make_error(Errc::invalid, "tree nested too deeply at '" + path + "'");
+    if (too_deep(depth)) return make_error(Errc::invalid, "tree nested too deeply at '" + path + "'");
     auto ea = ordered(a), eb = ordered(b);
     std::size_t i = 0, j = 0;
     while (i < ea.size() || j < eb.size()) {
@@ -98,7 +107,7 @@ struct Walker {
       Status st = Ok{};
       if (c != 0) {  // on one side only
         if (tree) {
-          auto sub = subtree(e);
+          auto sub = subtree(e, /*is_new=*/c > 0, depth + 1);
           if (!sub) return sub.error();
           st = one(sub->get(), /*is_new=*/c > 0, /*same=*/false, depth + 1);
         } else {
@@ -121,7 +130,7 @@ struct Walker {
           } else {
             auto sa = subtree(ea[i]);
             if (!sa) return sa.error();
-            auto sb = subtree(eb[j]);
+            auto sb = subtree(eb[j], /*is_new=*/true, depth + 1);
             if (!sb) return sb.error();
             st = both(sa->get(), sb->get(), depth + 1);
           }
@@ -148,8 +157,8 @@ struct Walker {
 }  // namespace
 
 Status walk_tree_pair(git_repository* repo, const git_tree* from, const git_tree* to, bool unchanged,
-                      const PairFn& fn) {
-  Walker w{repo, unchanged, fn, {}};
+                      const PairFn& fn, const TreeCheck& check_new) {
+  Walker w{repo, unchanged, fn, check_new, {}};
   return w.both(from, to, 0);
 }
 
@@ -178,13 +187,14 @@ int out_order(const OutEntry& a, const OutEntry& b) {
 struct TreeWriter {
   git_repository* repo;
   git_odb* odb;
+  const KnownTrees* known;
   std::string buf;
 
   // Writes the folder `base` (null: new) with `edits` (all below `prefix`,
   // sorted by path) applied; nullopt when nothing is left in it.
   Result<std::optional<git_oid>> write(const git_tree* base, std::size_t prefix, const TreeEdit* first,
                                        const TreeEdit* last, int depth) {
-    if (depth > kMaxDepth) return make_error(Errc::invalid, "path nested too deeply: '" + first->path + "'");
+    if (too_deep(depth)) return make_error(Errc::invalid, "path nested too deeply: '" + first->path + "'");
     std::vector<OutEntry> entries;
     std::size_t n = base ? git_tree_entrycount(base) : 0;
     entries.reserve(n + static_cast<std::size_t>(last - first));
@@ -237,12 +247,18 @@ struct TreeWriter {
     out.insert(out.end(), added.begin(), added.end());
     std::inplace_merge(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(mid), out.end(), less);
     if (out.empty()) return std::optional<git_oid>();
-    // A file and a folder of one name cannot both be kept.
+    // A file and a folder of one name cannot both be kept, nor two files
+    // (a hand-written index can name one path twice).
     for (std::size_t i = 0; i + 1 < out.size(); ++i)
       for (std::size_t j = i + 1; j < out.size() && out[j].name.substr(0, out[i].name.size()) == out[i].name; ++j)
-        if (out[j].name == out[i].name)
-          return make_error(Errc::refused, "'" + std::string(first->path.substr(0, prefix)) + std::string(out[i].name) +
-                                               "' would be both a file and a folder");
+        if (out[j].name == out[i].name) {
+          std::string path = std::string(first->path.substr(0, prefix)) + std::string(out[i].name);
+          return make_error(Errc::refused,
+                            out[i].tree() != out[j].tree()
+                                ? "'" + path + "' would be both a file and a folder"
+                                : "refused path '" + path + "': named twice in the changes; a tree holds each name once",
+                            path);
+        }
     buf.clear();
     char mode[16];
     for (const auto& e : out) {
@@ -258,6 +274,10 @@ struct TreeWriter {
       buf.push_back('\0');
       buf.append(reinterpret_cast<const char*>(e.id.id), GIT_OID_RAWSZ);
     }
+    if (known) {
+      auto it = known->find(std::string(first->path.substr(0, prefix)));
+      if (it != known->end() && it->second.bytes == buf) return std::optional<git_oid>(it->second.id);
+    }
     git_oid id;
     git::clear_error();
     if (git_odb_write(&id, odb, buf.data(), buf.size(), GIT_OBJECT_TREE) < 0)
@@ -268,14 +288,15 @@ struct TreeWriter {
 
 }  // namespace
 
-Result<git_oid> write_edited_tree(git_repository* repo, const git_tree* base, std::vector<TreeEdit> edits) {
+Result<git_oid> write_edited_tree(git_repository* repo, const git_tree* base, std::vector<TreeEdit> edits,
+                                  const KnownTrees* known) {
   std::sort(edits.begin(), edits.end(), [](const TreeEdit& a, const TreeEdit& b) {
     return a.path != b.path ? a.path < b.path : a.remove > b.remove;  // a removal before an add of the same path
   });
   git_odb* raw = nullptr;
   if (git_repository_odb(&raw, repo) < 0) return git::error(Errc::environment, "cannot open the object database");
   git::Odb odb(raw);
-  TreeWriter w{repo, odb.get(), {}};
+  TreeWriter w{repo, odb.get(), known, {}};
   auto id = edits.empty() && base ? std::optional<git_oid>(*git_tree_id(base))
                                   : w.write(base, 0, edits.data(), edits.data() + edits.size(), 0);
   if (!id) return id.error();
@@ -286,7 +307,8 @@ Result<git_oid> write_edited_tree(git_repository* repo, const git_tree* base, st
   return empty;
 }
 
-Result<std::vector<TreeChange>> tree_changes(git_repository* repo, git_tree* from, git_tree* to) {
+Result<std::vector<TreeChange>> tree_changes(git_repository* repo, git_tree* from, git_tree* to,
+                                             const TreeCheck& check_new) {
   std::vector<TreeChange> out;
   auto st = walk_tree_pair(repo, from, to, /*unchanged=*/false, [&](const TreePair& p) {
     TreeChange c;
@@ -296,7 +318,7 @@ Result<std::vector<TreeChange>> tree_changes(git_repository* repo, git_tree* fro
     c.status = !p.new_id ? GIT_DELTA_DELETED : !p.old_id ? GIT_DELTA_ADDED : GIT_DELTA_MODIFIED;
     if (p.new_id) c.new_id = git::to_hex(*p.new_id);
     out.push_back(std::move(c));
-  });
+  }, check_new);
   if (!st) return st.error();
   return out;
 }

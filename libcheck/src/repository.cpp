@@ -10,8 +10,10 @@
 
 #include <git2/sys/repository.h>
 
+#include "confined_open.h"
 #include "git_files.h"
 #include "git_util.h"
+#include "libcheck/path_policy.h"
 #include "odb_pool.h"
 #include "parallel.h"
 
@@ -127,12 +129,27 @@ namespace {
 struct WalkState {
   std::vector<ViewEntry>* out;
   std::string_view prefix;  // of every path: the folder walked
+  std::string too_deep = {};  // a folder whose entries would be deeper than kMaxPathDepth
 };
+
+// libgit2's walk recurses, so a hand-made tree nested without end would
+// exhaust the stack: the walk stops where the path policy would refuse
+// every path below (kMaxPathDepth).
+bool folder_too_deep(std::string_view prefix, const char* root) {
+  std::size_t components = 1;  // the folder's own name
+  for (char c : prefix) components += c == '/';
+  for (const char* c = root; *c; ++c) components += *c == '/';
+  return components >= static_cast<std::size_t>(kMaxPathDepth);
+}
 
 int collect_entry(const char* root, const git_tree_entry* entry, void* payload) {
   auto* st = static_cast<WalkState*>(payload);
   git_object_t type = git_tree_entry_type(entry);
-  if (type == GIT_OBJECT_TREE) return 0;
+  if (type == GIT_OBJECT_TREE) {
+    if (!folder_too_deep(st->prefix, root)) return 0;
+    st->too_deep = std::string(st->prefix) + root + git_tree_entry_name(entry);
+    return -1;
+  }
   ViewEntry& e = st->out->emplace_back();
   const char* name = git_tree_entry_name(entry);
   e.path.reserve(st->prefix.size() + std::strlen(root) + std::strlen(name));
@@ -221,6 +238,11 @@ Result<std::vector<ViewEntry>> Repository::commit_entries(const std::string& com
         p.out.reserve(git_tree_entrycount(subtree.get()));  // exact for a folder of files
         WalkState st{&p.out, prefix};
         walked = git_tree_walk(subtree.get(), GIT_TREEWALK_PRE, collect_entry, &st) == 0;
+        if (!st.too_deep.empty()) {
+          p.error = "cannot walk the tree of " + commit_hex + ": folder '" + detail::printable_path(st.too_deep) +
+                    "' nests deeper than " + std::to_string(kMaxPathDepth) + " components";
+          continue;
+        }
       }
       if (!walked) p.error = "cannot walk the tree of " + commit_hex + ": " + git::last_error();
     }

@@ -34,10 +34,6 @@ namespace ws::detail {
 
 namespace {
 
-// Deeper than any tree git itself writes; a hostile tree nested further is
-// refused rather than walked.
-constexpr int kMaxSecretDepth = 512;
-
 // Every blob id below `tree`, iteratively.
 Status add_blobs_below(git_repository* repo, const git_tree* top, SecretBlobs& out) {
   std::vector<std::pair<git::Tree, int>> stack;
@@ -53,7 +49,9 @@ Status add_blobs_below(git_repository* repo, const git_tree* top, SecretBlobs& o
       if (type == GIT_OBJECT_BLOB) {
         out.insert(git::to_hex(*git_tree_entry_id(e)));
       } else if (type == GIT_OBJECT_TREE) {
-        if (depth + 1 > kMaxSecretDepth) return make_error(Errc::invalid, "tree under '.secrets/' nested too deeply");
+        // The one depth cap of every tree walk (path_policy.h): a hostile
+        // tree nested further is refused rather than walked.
+        if (depth + 2 > kMaxPathDepth) return make_error(Errc::invalid, "tree under '.secrets/' nested too deeply");
         git_tree* sub = nullptr;
         if (git_tree_lookup(&sub, repo, git_tree_entry_id(e)) < 0)
           return git::error(Errc::environment, "cannot read a tree under '.secrets/'");

@@ -235,7 +235,7 @@ void forget_worktree_secret_ids(std::vector<ViewEntry>& entries) {
 
 // The blobs (and links, submodules) below `tree`.
 Result<std::size_t> count_blobs(git_repository* repo, const git_tree* tree, int depth) {
-  if (depth > 512) return make_error(Errc::invalid, "tree nested too deeply");
+  if (depth >= kMaxPathDepth) return make_error(Errc::invalid, "tree nested too deeply");
   std::size_t n = 0;
   for (std::size_t i = 0, count = git_tree_entrycount(tree); i < count; ++i) {
     const git_tree_entry* e = git_tree_entry_byindex(tree, i);

@@ -404,7 +404,7 @@ TEST_CASE("bad input: a tree entry named with 10,000 characters is refused as to
   REQUIRE(root.status == 0);
   std::string commit = wstest::chomp(repo.git({"commit-tree", wstest::chomp(root.out), "-p", "HEAD", "-m", "long"}));
   const std::string path = "agents/" + long_name;
-  const std::string refusal = "refused path '" + path + "': too-long (over 4096 bytes, or a component over 255); use shorter names";
+  const std::string refusal = "refused path '" + path + "': too-long (over 4096 bytes, a component over 255, or over 256 components); use shorter names and fewer folders";
 
   auto ls = bounded(repo, "ws-ls", {"--rev", commit});
   CHECK(ls.status == 1);
@@ -564,7 +564,7 @@ TEST_CASE("bad input: a path of 4,096 bytes is accepted, one byte more is too-lo
     return s;
   };
   const std::string refusal =
-      "refused path '<LONG>': too-long (over 4096 bytes, or a component over 255); use shorter names";
+      "refused path '<LONG>': too-long (over 4096 bytes, a component over 255, or over 256 components); use shorter names and fewer folders";
 
   auto ls = bounded(repo, "ws-ls", {"--rev", commit});
   CHECK(ls.status == 1);

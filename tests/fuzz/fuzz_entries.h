@@ -33,6 +33,7 @@
 #include "libcheck/pathspec.h"
 #include "libcheck/reader.h"
 #include "libcheck/render.h"
+#include "proposal_canonical.h"
 #include "proposal_internal.h"
 
 #ifndef WS_SOURCE_DIR
@@ -412,8 +413,10 @@ inline std::string pathspec(std::string_view data) {
 //     file at a path the policy allows;
 //  2. a raw git tree holding those entries (names unchecked, unsorted,
 //     duplicated: what a hostile proposal commit can carry) is written to an
-//     in-memory object database, diffed against a base tree as ws-apply does,
-//     and every change refuse_entry accepts must satisfy the same invariants.
+//     in-memory object database and checked against a base tree as ws-apply
+//     checks it (check_proposal): when it passes, the entries must be in
+//     git's order, unique, of canonical modes and names, and every change
+//     refuse_entry accepts must satisfy the same invariants.
 struct ModeChoice {
   const char* text;      // as written in the tree object
   std::uint32_t value;   // as refuse_entry sees it
@@ -429,7 +432,7 @@ inline std::string change_problem(std::string_view path, std::uint32_t mode, con
     if (has_control_byte(*why)) return "a refusal holds a control byte: " + printable(*why);
     return {};
   }
-  if (mode == GIT_FILEMODE_LINK || mode == GIT_FILEMODE_COMMIT || mode == GIT_FILEMODE_TREE)
+  if (mode != 0100644 && mode != 0100755)
     return "accepted mode " + std::to_string(mode) + " at '" + printable(path) + "'";
   if (auto problem = accepted_path_problem(path); !problem.empty())
     return "proposal " + problem + ": '" + printable(path) + "'";
@@ -469,6 +472,23 @@ inline std::string raw_entry(const char* mode, std::string_view name, const git_
   e.push_back('\0');
   e.append(reinterpret_cast<const char*>(id.id), GIT_OID_RAWSZ);
   return e;
+}
+
+// What check_proposal must have refused in a top-level tree of
+// `entries`; "" when they are canonical.
+template <class Entry>
+std::string canonical_entries_problem(const std::vector<Entry>& entries) {
+  auto key = [](const Entry& e) { return std::string(e.name) + (e.mode->value == 0040000 ? "/" : ""); };
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const Entry& e = entries[i];
+    std::string_view text = e.mode->text;
+    if (text != "100644" && text != "100755" && text != "40000") return "the mode '" + std::string(text) + "'";
+    if (e.name.empty() || e.name.find('/') != std::string_view::npos) return "the name '" + printable(e.name) + "'";
+    for (std::size_t j = 0; j < i; ++j)
+      if (entries[j].name == e.name) return "the name '" + printable(e.name) + "' twice";
+    if (i > 0 && !(key(entries[i - 1]) < key(e))) return "entries out of git's order at '" + printable(e.name) + "'";
+  }
+  return {};
 }
 
 inline std::string proposal_tree(std::string_view data) {
@@ -516,15 +536,18 @@ inline std::string proposal_tree(std::string_view data) {
   }
   if (!write(prop, raw, GIT_OBJECT_TREE)) return {};
 
-  git_tree *base_tree = nullptr, *prop_tree = nullptr;
+  git_tree* base_tree = nullptr;
   if (git_tree_lookup(&base_tree, mem.repo, &base) < 0) return "cannot read the base tree back";
   ws::git::Tree base_owner(base_tree);
-  if (git_tree_lookup(&prop_tree, mem.repo, &prop) < 0) return {};  // libgit2 refused to parse it: fine
-  ws::git::Tree prop_owner(prop_tree);
   for (git_tree* from : {base_tree, static_cast<git_tree*>(nullptr)}) {
-    auto changes = ws::proposal::tree_changes(mem.repo, from, prop_tree);
-    if (!changes) continue;  // an unreadable tree is refused as an environment error
-    for (const auto& c : *changes) {
+    auto checked = ws::proposal::check_proposal(mem.repo, from, prop);
+    if (!checked) {
+      if (checked.error().code != ws::Errc::refused) return "not a refusal: " + printable(checked.error().message);
+      if (has_control_byte(checked.error().message)) return "a refusal holds a control byte";
+      continue;
+    }
+    if (auto p = canonical_entries_problem(entries); !p.empty()) return "check_proposal accepted " + p;
+    for (const auto& c : checked->changes) {
       std::uint32_t mode = c.status == GIT_DELTA_DELETED ? std::uint32_t{GIT_FILEMODE_BLOB} : c.new_mode;
       if (auto p = change_problem(c.path, mode, prot); !p.empty()) return "tree diff: " + p;
     }

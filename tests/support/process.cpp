@@ -9,7 +9,10 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
+
+#include <catch2/catch.hpp>
 
 extern char** environ;
 
@@ -27,6 +30,65 @@ std::vector<std::string> environment(const RunOptions& options) {
   std::vector<std::string> env_strings;
   for (auto& [k, v] : env) env_strings.push_back(k + "=" + v);
   return env_strings;
+}
+
+namespace {
+
+// Fails the running test when a ws-apply that applied left a repository
+// git fsck --strict does not pass. Tests also run tools from threads, and
+// Catch2 asserts from one thread at a time.
+void check_fsck_after_apply(const std::vector<std::string>& argv, const RunOptions& options, int status) {
+  if (status != 0 || !applies_proposal(argv)) return;
+  std::string problems = fsck_problems(argv, options);
+  if (problems.empty()) return;
+  static std::mutex one_at_a_time;
+  std::lock_guard<std::mutex> lock(one_at_a_time);
+  std::string command;
+  for (const auto& a : argv) command += (command.empty() ? "" : " ") + a;
+  FAIL_CHECK("git fsck --strict is not clean after '" << command << "' in '" << options.cwd << "':\n" << problems);
+}
+
+}  // namespace
+
+bool applies_proposal(const std::vector<std::string>& argv) {
+  if (argv.empty()) return false;
+  const std::string& program = argv[0];
+  std::size_t slash = program.rfind('/');
+  if (program.substr(slash == std::string::npos ? 0 : slash + 1) != "ws-apply") return false;
+  for (std::size_t i = 1; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    for (const char* mode : {"--list", "--show", "--reject", "-h", "--help", "--version", "--help-options"})
+      if (a == mode || a.rfind(std::string(mode) + "=", 0) == 0) return false;
+  }
+  return true;
+}
+
+std::string fsck_problems(const std::vector<std::string>& argv, const RunOptions& options) {
+  std::string dir = options.cwd.empty() ? "." : options.cwd;
+  for (std::size_t i = 1; i + 1 < argv.size(); ++i)
+    if (argv[i] == "-C") dir = argv[i + 1][0] == '/' ? argv[i + 1] : dir + "/" + argv[i + 1];
+  return fsck_problems(dir);
+}
+
+std::string fsck_problems(const std::string& dir) {
+  RunOptions o;
+  o.cwd = dir;
+  o.unset_env = {"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES"};
+  RunResult r = run({"git", "fsck", "--strict", "--no-progress", "--no-dangling"}, o);
+  // git fsck exits 0 on what it calls warnings (a bad file mode among
+  // them), so every line but its notices ("HEAD points to an unborn
+  // branch") counts.
+  std::string problems;
+  std::size_t at = 0;
+  while (at < r.err.size()) {
+    std::size_t end = r.err.find('\n', at);
+    if (end == std::string::npos) end = r.err.size();
+    std::string line = r.err.substr(at, end - at);
+    if (line.rfind("notice: ", 0) != 0) problems += line + "\n";
+    at = end + 1;
+  }
+  if (r.status != 0) problems = "git fsck exited " + std::to_string(r.status) + "\n" + r.out + problems;
+  return problems;
 }
 
 RunResult run(const std::vector<std::string>& argv, const RunOptions& options) {
@@ -105,6 +167,7 @@ RunResult run(const std::vector<std::string>& argv, const RunOptions& options) {
   int st = 0;
   waitpid(pid, &st, 0);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  if (!r.timed_out) check_fsck_after_apply(argv, options, r.status);
   return r;
 }
 
@@ -161,6 +224,8 @@ int run_and_kill(const std::vector<std::string>& argv, const RunOptions& options
   kill(pid, SIGKILL);
   int st = 0;
   waitpid(pid, &st, 0);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  int status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  check_fsck_after_apply(argv, options, status);
+  return status;
 }
 }  // namespace wstest

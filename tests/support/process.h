@@ -23,7 +23,20 @@ struct RunOptions {
 };
 
 // Runs argv[0] (searched in PATH unless it contains '/'), capturing output.
+// After a ws-apply that applied a proposal (exit 0, none of --list, --show,
+// --reject, --help, --version), `git fsck --strict` must be clean in its
+// repository, or the running test fails: every apply of the suite is
+// checked (ws-apply(1): the commit that lands is made of canonical trees).
 RunResult run(const std::vector<std::string>& argv, const RunOptions& options = {});
+
+// Whether `argv` runs ws-apply to apply a proposal, as run() judges it.
+bool applies_proposal(const std::vector<std::string>& argv);
+// What `git fsck --strict` finds in the repository ws-apply ran on (its
+// -C DIR, else options.cwd): its warnings and errors, one a line, "" when
+// clean. Its notices (an unborn HEAD) are not problems.
+std::string fsck_problems(const std::vector<std::string>& argv, const RunOptions& options);
+// The same for the repository at `dir`.
+std::string fsck_problems(const std::string& dir);
 
 // Path of a built tool: WS_BIN_DIR/name.
 std::string tool(const std::string& name);
@@ -46,6 +59,7 @@ std::vector<std::string> environment(const RunOptions& options);
 namespace wstest {
 // Starts argv (output discarded), waits `delay_us` microseconds, then sends
 // SIGKILL (if it is still running) and reaps it. Returns the exit status
-// (128+9 when the kill landed).
+// (128+9 when the kill landed). A ws-apply that finished and applied is
+// checked with git fsck as run() checks it.
 int run_and_kill(const std::vector<std::string>& argv, const RunOptions& options, int delay_us);
 }  // namespace wstest

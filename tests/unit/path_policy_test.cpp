@@ -21,6 +21,13 @@ struct Row {
 
 std::string bytes(const char* s, size_t n) { return std::string(s, n); }
 
+// "c/c/.../c": `n` components `c`.
+std::string repeat_component(const std::string& c, int n) {
+  std::string p = c;
+  for (int i = 1; i < n; ++i) p += "/" + c;
+  return p;
+}
+
 const std::vector<Row>& refusal_table() {
   static const std::vector<Row> rows = {
       {"", PathRule::empty},
@@ -92,6 +99,8 @@ const std::vector<Row>& refusal_table() {
       {std::string(4097, 'a'), PathRule::too_long},
       {std::string(256, 'a'), PathRule::too_long},
       {"agents/" + std::string(256, 'x') + ".json", PathRule::too_long},
+      {repeat_component("a", ws::kMaxPathDepth + 1), PathRule::too_long},
+      {repeat_component("agents", ws::kMaxPathDepth) + "/x.json", PathRule::too_long},
   };
   return rows;
 }
@@ -155,11 +164,12 @@ TEST_CASE("path policy accepts plain paths, including near-misses of refused nam
     auto rej = check_path(p, ws::read_policy());
     CHECK(std::string(rej ? ws::path_rule_name(rej->rule) : "accepted") == "accepted");
   }
-  std::string at_limit;
-  while (at_limit.size() < 4094) at_limit += "a/";
-  at_limit += "ab";
+  // At both limits at once: 4096 bytes in kMaxPathDepth components.
+  std::string at_limit = repeat_component(std::string(15, 'a'), ws::kMaxPathDepth) + "b";
   REQUIRE(at_limit.size() == 4096);
   CHECK_FALSE(check_path(at_limit, ws::read_policy()));
+  CHECK(ws::is_plain_path(at_limit));
+  CHECK_FALSE(ws::is_plain_path(repeat_component("a", ws::kMaxPathDepth + 1)));
 }
 
 TEST_CASE("is_git_dir_component matches git's spellings only", "[path_policy]") {

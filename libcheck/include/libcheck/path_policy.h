@@ -26,8 +26,13 @@ enum class PathRule {
   git_dir,         // ".git" in any spelling git refuses: case, trailing dots/spaces, "git~1", ".git:stream"
   secret,          // under ".secrets/" where the policy does not allow it
   protected_path,  // a prefix the workspace protects (.ws/config.json "protected")
-  too_long,        // over 4096 bytes, or a component over 255
+  too_long,        // over 4096 bytes, a component over 255, or over kMaxPathDepth components
 };
+
+// The most components a path may have. Every walk of a tree stops at this
+// depth too, so a hand-made tree nested deeper is refused, never followed
+// down to the end of the stack (ws(7), PATH POLICY).
+inline constexpr int kMaxPathDepth = 256;
 
 // Stable, kebab-case name of a rule, as printed in messages ("dot-component").
 const char* path_rule_name(PathRule rule);
