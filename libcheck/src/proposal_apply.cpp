@@ -118,7 +118,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
     if (auto why = refuse_entry(c.path, mode, protected_paths))
       return refused("proposal " + id7 + " refused: " + *why, c.path);
   }
-  if (Status st = refuse_secret_bytes(tr, base_tree->get(), prop_tree->get(), *changes, id7); !st) return st.error();
+  if (Status st = refuse_secret_bytes(tr, base_tree->get(), *changes, id7); !st) return st.error();
   if (auto st = refuse_policy_change(*changes, options.allow_policy_change, info.id); !st) return st.error();
 
   // 3. The branch tip must still be its base.

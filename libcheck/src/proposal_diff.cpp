@@ -153,11 +153,12 @@ Result<std::string> diff_patch(const TreeDiff& diff) {
   return out;
 }
 
-Status refuse_secret_bytes(git_repository* repo, git_tree* base, git_tree* proposed,
-                           const std::vector<TreeChange>& changes, const std::string& id7) {
+Status refuse_secret_bytes(git_repository* repo, git_tree* base, const std::vector<TreeChange>& changes,
+                           const std::string& id7) {
   SecretBlobs secrets;
-  for (git_tree* t : {base, proposed})
-    if (Status st = detail::add_tree_secrets(repo, t, secrets); !st) return st;
+  if (Status st = detail::add_tree_secrets(repo, base, secrets); !st) return st;
+  for (const TreeChange& c : changes)
+    if (c.status != GIT_DELTA_DELETED && is_secret_path(c.path)) secrets.insert(c.new_id);
   for (const TreeChange& c : changes)
     if (c.status != GIT_DELTA_DELETED && !is_secret_path(c.path) && secrets.contains(c.new_id))
       return make_error(Errc::refused, "proposal " + id7 + " refused: " + secret_bytes_refusal(c.path), c.path,

@@ -102,9 +102,9 @@ Result<std::string> diff_patch(const TreeDiff& diff);
 
 // Refuses (Errc::refused, naming the path) a change that puts a secret's
 // bytes at a path outside '.secrets/': the blob ids under '.secrets/' in
-// `base` or `proposed` are secrets under any path (ws(7)).
-Status refuse_secret_bytes(git_repository* repo, git_tree* base, git_tree* proposed,
-                           const std::vector<TreeChange>& changes, const std::string& id7);
+// `base`, and those `changes` put there, are secrets under any path (ws(7)).
+Status refuse_secret_bytes(git_repository* repo, git_tree* base, const std::vector<TreeChange>& changes,
+                           const std::string& id7);
 
 // One path of a tree to write: a blob to add or replace, or a removal.
 struct TreeEdit {
