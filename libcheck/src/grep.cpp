@@ -113,8 +113,13 @@ class Search {
     if (!bytes) {
       // A link met on the way (a symlinked directory) is skipped like a link
       // entry, and so is a file with several hard links: both are links.
+      // A working-tree file found to hold a secret's bytes is skipped like
+      // one the view knew to hold them.
       const std::string& rule = bytes.error().rule;
-      job.outcome = rule == "symlink" ? Outcome::link : rule == "hard-link" ? Outcome::hard_link : Outcome::error;
+      job.outcome = rule == "symlink"     ? Outcome::link
+                    : rule == "hard-link" ? Outcome::hard_link
+                    : rule == "secret"    ? Outcome::secret
+                                          : Outcome::error;
       if (job.outcome == Outcome::error) {
         job.found = std::make_unique<Found>();
         job.found->error = bytes.error();
