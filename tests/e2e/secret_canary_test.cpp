@@ -699,3 +699,47 @@ TEST_CASE("secret canary: the secret's bytes plus or minus one byte are an ordin
     CHECK(commit.err.find("secret") == std::string::npos);
   }
 }
+
+namespace {
+
+// Other spellings of '.secrets' (ws(7), PATH POLICY): each names the
+// secrets folder on a file system that folds names, so each holds secrets,
+// with a canary of its own (not the blob of .secrets/API_KEY: only the
+// spelling protects it).
+std::vector<std::pair<std::string, std::string>> spelled_secrets() {
+  std::vector<std::pair<std::string, std::string>> out;
+  int n = 0;
+  // Each file has a name of its own: on a folding file system they are one
+  // folder, and the secret kind would report two files of one name.
+  for (const char* path : {"SECRET~1/KEY1", "secret~2/KEY2", "SE1F2E~1/KEY3", ".secrets::$INDEX_ALLOCATION/KEY4",
+                           ".secrets:stream", ".sec\xe2\x80\x8crets/KEY6", "\xef\xbb\xbf.Secrets/KEY7"})
+    out.emplace_back(path, "{\"name\": \"" + kCanary + "-" + std::to_string(++n) + "\"}\n");
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("secret canary: every spelling of .secrets keeps its files unread", "[secrets][canary][spellings]") {
+  // ws-build --all reports '.secrets:stream' by path as routed to no kind
+  // (a stream of the folder is no file in it), never reading it.
+  const Expect unread{0, 0, 1, 1, 1};
+  {
+    Box box;
+    for (const auto& [path, bytes] : spelled_secrets()) box.repo.write(path, bytes);
+    std::string head = box.repo.commit_all("secrets under other spellings");
+    std::string p = box.proposal_on(head, {{"skills/SKsummarize01.md", box.blob_of(kHarmlessSkill)}});
+    sweep(box, {"spellings committed", {{{}, unread}, {{"--rev", "HEAD"}, unread}, {{"--proposal", p}, unread}}, p, 0});
+  }
+  {
+    // Untracked, and in a hand-made proposal: never read, never staged,
+    // never applied.
+    Box box;
+    std::vector<std::pair<std::string, std::string>> put;
+    for (const auto& [path, bytes] : spelled_secrets()) {
+      box.repo.write(path, bytes);
+      put.emplace_back(path, box.blob_of(bytes));
+    }
+    std::string p = box.proposal_on(box.base, put);
+    sweep(box, {"spellings uncommitted", {{{}, unread}, {{"--proposal", p}, unread}}, p, 1});
+  }
+}
