@@ -82,9 +82,9 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
                      [](const Error& a, const Error& b) { return a.subject < b.subject; });
   }
 
-  if (options.max && out.entries.size() > options.max) {
-    out.omitted = out.entries.size() - options.max;
-    out.entries.resize(options.max);
+  if (options.max && out.entries.size() > *options.max) {
+    out.omitted = out.entries.size() - *options.max;
+    out.entries.resize(*options.max);
   }
 
   if (options.want_names) {
