@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <random>
 #include <tuple>
 
 #include <fmt/core.h>
@@ -327,4 +328,46 @@ TEST_CASE("an argument in brackets is taken as written, not as a CLI11 list", "[
   CHECK(as_list.err == "ws-ls: pathspec '[b.txt]' did not match any definition\n");
   // The mark that keeps it whole never reaches a value.
   CHECK(grep(repo, {"-c", "[b]\x1f"}).status == 1);
+}
+
+TEST_CASE("random patterns of Unicode classes find what rg finds", "[rg-parity]") {
+  TempRepo repo;
+  repo.write("mixed.txt",
+             "caf\xC3\xA9 na\xC3\xAFve-stra\xC3\x9F" "e \xD0\x96\xD1\x83\xD0\xBA_1 \xE4\xB8\xAD\xE6\x96\x87\xE3\x80\x80x\n"
+             "e\xCC\x81t\xC3\xA9 \xD9\xA3\xD9\xA4-42 \xC2\xB2 a\xC2\xA0b\t\xE2\x80\xBF_ \xF0\x9F\x98\x80z9\r\n"
+             "__init__ foo-bar foo_bar \xE2\x92\xB6x \xE2\x80\x8Dzw\xE2\x80\x8B end.\n");
+  repo.commit_all("mixed");
+  const std::vector<std::string> atoms = {"\\w", "\\W", "\\d", "\\D", "\\s", "\\S", "[\\w-]", "[^\\w\\s]",
+                                          "[\\d_]", "a", "\xC3\xA9", "\xC3\x9F", ".", "-", "_", "[^\\d]"};
+  // No lazy quantifier: rg 13 -o after a '\\b' then '+?' match resumes
+  // inside a word ('\\b\\w\\S+?' on "foo-bar" gives "fo" then "o-ba").
+  const std::vector<std::string> quantifiers = {"", "", "+", "*", "?", "{2}", "{1,3}"};
+  const std::vector<std::string> at_least_once = {"", "+", "{2}"};
+  std::mt19937 rng(20261201);
+  auto pick = [&](const std::vector<std::string>& v) { return v[rng() % v.size()]; };
+  int compared = 0;
+  // -w is compared on fixed cases above: rg 13's -w around a pattern that
+  // may start or end with a non-word character has quirks of its own.
+  for (int i = 0; i < 80; ++i) {
+    // The first atom is never optional: ws-grep -o shows no empty match
+    // (ws-grep(1)), where rg --column shows each.
+    std::string p = pick(atoms) + pick(at_least_once);
+    for (int n = static_cast<int>(rng() % 3); n > 0; --n) p += pick(atoms) + pick(quantifiers);
+    // A leading or trailing \b where ws-grep takes one: next to \w or \d not left out.
+    if (rng() % 3 == 0) p = "\\b\\w" + p;
+    if (rng() % 3 == 0) p += "\\d\\b";
+    std::vector<std::string> args{"-o", "--column", p};
+    if (rng() % 4 == 0) args.insert(args.begin(), "-i");
+    auto theirs = rg(repo, args);
+    if (theirs.status == 2) continue;
+    ++compared;
+    std::string flags;
+    for (const auto& a : args) flags += a + " ";
+    INFO("ws-grep " << flags);
+    auto mine = grep(repo, args);
+    CHECK(mine.err == "");
+    CHECK(mine.status == theirs.status);
+    CHECK(mine.out == without_dot_slash(theirs.out));
+  }
+  CHECK(compared > 70);
 }
