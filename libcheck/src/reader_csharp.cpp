@@ -373,13 +373,15 @@ void read_code(const Kind& kind, std::string_view bytes, TSNode root, const Line
 
 // A file the grammar cannot parse whole still has its references read
 // outside the parts it could not parse (valid C# the pinned grammar does not
-// know yet among them): its first syntax error says that some may be missing.
-void note_partial_references(Definition& def, std::size_t first_new) {
+// know yet among them): its first syntax error says that some may be missing,
+// and the definition is marked partly read (counted by ws-build --stats).
+void note_partial_references(Definition& def, std::size_t first_new, const char* message) {
+  def.partly_read = true;
   for (std::size_t i = first_new; i < def.diagnostics.size(); ++i) {
     Diagnostic& d = def.diagnostics[i];
     if (d.code != DiagCode::syntax_error && d.code != DiagCode::too_deep) continue;
     Note n;
-    n.message = "references in this file are read outside the parts that do not parse; some may be missing";
+    n.message = message;
     d.notes.push_back(std::move(n));
     return;
   }
@@ -401,6 +403,7 @@ void read_csharp(const Kind& kind, std::string_view bytes, std::uint32_t begin, 
   Tree tree = parse(Grammar::csharp, bytes, begin, static_cast<std::uint32_t>(bytes.size()), lines);
   if (!tree) {
     def.diagnostics.push_back(parse_gave_up(bytes, begin, static_cast<std::uint32_t>(bytes.size()), def.path, lines));
+    note_partial_references(def, def.diagnostics.size() - 1, "no references are read from this file; any it has are missing");
     return;
   }
   TSNode root = ts_tree_root_node(tree.get());
@@ -412,7 +415,9 @@ void read_csharp(const Kind& kind, std::string_view bytes, std::uint32_t begin, 
   std::size_t first_new = def.diagnostics.size();
   bool whole = check_syntax(root, bytes, lines, def.path, rules, def.diagnostics);
   read_code(kind, bytes, root, lines, pack, def);
-  if (!whole) note_partial_references(def, first_new);
+  if (!whole)
+    note_partial_references(def, first_new,
+                            "references in this file are read outside the parts that do not parse; some may be missing");
   std::stable_sort(def.refs.begin(), def.refs.end(),
                    [](const Reference& a, const Reference& b) { return a.span.start_byte < b.span.start_byte; });
 }

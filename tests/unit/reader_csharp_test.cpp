@@ -105,6 +105,8 @@ TEST_CASE("csharp: bodies are top-level statements", "[reader][csharp]") {
   REQUIRE(d.diagnostics[0].notes.size() == 1);
   CHECK(d.diagnostics[0].notes[0].message ==
         "references in this file are read outside the parts that do not parse; some may be missing");
+  CHECK(d.partly_read);  // counted by ws-build --stats
+  CHECK_FALSE(endpoint("var z = Prompts.Tone;\n").partly_read);
 }
 
 TEST_CASE("csharp: valid C# the grammar cannot parse still gives its references", "[reader][csharp]") {
@@ -256,6 +258,15 @@ TEST_CASE("csharp: deep, huge and junk input", "[reader][csharp]") {
     elses += " else if (a) { }";
   }
   CHECK(endpoint(sum + ";\n" + calls + ";\n" + elses + "\n").diagnostics.empty());
+  CHECK(d.partly_read);
+  // past what is parsed at all, no reference is read, and the file says so
+  d = endpoint("var x = Agents.Triage;\nvar y = " + std::string(20000, '(') + "1" + std::string(20000, ')') + ";\n");
+  REQUIRE(d.diagnostics.size() == 1);
+  CHECK(d.diagnostics[0].code == ws::DiagCode::too_deep);
+  REQUIRE(d.diagnostics[0].notes.size() == 1);
+  CHECK(d.diagnostics[0].notes[0].message == "no references are read from this file; any it has are missing");
+  CHECK(d.refs.empty());
+  CHECK(d.partly_read);
   d = endpoint(std::string(10000, '{') + std::string(10000, '}'));
   CHECK(d.diagnostics[0].code == ws::DiagCode::too_deep);
   d = endpoint("var x = " + std::string(10000, '{'));
