@@ -109,30 +109,6 @@ TEST_CASE("csharp: bodies are top-level statements", "[reader][csharp]") {
   CHECK_FALSE(endpoint("var z = Prompts.Tone;\n").partly_read);
 }
 
-TEST_CASE("csharp: valid C# the grammar cannot parse still gives its references", "[reader][csharp]") {
-  // Constructs of current C# that tree-sitter-c-sharp 0.23.5 reads as errors.
-  ws::Definition d = endpoint(
-      "var r = x switch {\n"
-      "#if DEBUG\n"
-      "  1 => Agents.Triage,\n"
-      "#endif\n"
-      "  _ => Agents.Billing };\n"
-      "return Prompts.Tone;\n");
-  CHECK(has_code(d, ws::DiagCode::syntax_error));
-  CHECK(refs(d) == Strings{"agent Triage @6:8-6:21", "agent Billing @8:8-8:22", "prompt Tone @9:8-9:20"});
-  d = endpoint("var s = $\"{x:\\\"q\\\"}\";\nvar b = Agents.Billing;\n");
-  CHECK(has_code(d, ws::DiagCode::syntax_error));
-  CHECK(refs(d) == Strings{"agent Billing @5:9-5:23"});
-  // inside what does not parse, strings and comments still never count
-  d = endpoint("var y = x switch { #if A\n 1 => \"Agents.Triage\" /* Agents.Billing */ + Agents.Tone,\n#endif\n _ => 0 };\n");
-  CHECK(has_code(d, ws::DiagCode::syntax_error));
-  CHECK(refs(d) == Strings{"agent Tone @5:46-5:57"});
-  // what 0.23.1 could not parse and 0.23.5 can: C# 12's body-less class
-  d = endpoint("var a = Agents.Triage;\nclass Empty;\n");
-  CHECK(d.diagnostics.empty());
-  CHECK(refs(d) == Strings{"agent Triage @4:9-4:22"});
-}
-
 TEST_CASE("csharp: references come from chains, never from strings or comments", "[reader][csharp]") {
   ws::Definition d = endpoint(
       "var a = \"Agents.Triage\";\n"               // 4
