@@ -35,8 +35,9 @@ namespace {
 // chains are references; 3, references are read outside the parts of a
 // file that do not parse; 4, nesting far past the limit is WS016 unparsed;
 // 5, a note counts the syntax errors past the first five; 6, a record says
-// whether its file was partly read (ws-build --stats).
-constexpr int kReaderRevision = 6;
+// whether its file was partly read (ws-build --stats); 7, fixed, switch-arm,
+// join, into, method and event declarations shadow in their scope only.
+constexpr int kReaderRevision = 7;
 }  // namespace
 
 const std::string& cache_version() {

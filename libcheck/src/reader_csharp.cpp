@@ -9,8 +9,8 @@
 // `@Agents.Triage`, `global::Agents.Triage` and `Agents?.Triage` are
 // references too. A declaration of a root's name (local, parameter, lambda
 // parameter, foreach, catch or pattern variable, local function, query range
-// variable, type, type parameter, property, field, event, namespace, using
-// alias) earns WS014 and shadows the root inside its scope only, as C#
+// variable, type, type parameter, property, field, method, event, namespace,
+// using alias) earns WS014 and shadows the root inside its scope only, as C#
 // scoping has it (declaration_scope below); outside it the root is the
 // definition again. See ws-build(1), WS014.
 #include <fmt/format.h>
