@@ -129,7 +129,7 @@ TEST_CASE("ws-grep --ref positions in a file with a BOM count from after it", "[
   CHECK(build.status == 0);
 }
 
-TEST_CASE("ws-grep's \\w \\d \\s, word boundaries and -w are rg's, outside ASCII too", "[rg-parity]") {
+TEST_CASE("ws-grep's Perl classes, word boundaries and -w are rg's outside ASCII too", "[rg-parity]") {
   TempRepo repo;
   repo.write("words.txt",
              "participants\xC3\xA2, na\xC3\xAFve caf\xC3\xA9 cafe\n"
@@ -252,7 +252,7 @@ TEST_CASE("every count option takes a non-negative decimal integer and nothing e
             " more entries (raise --max)\n");
 }
 
-TEST_CASE("--max 0 prints only the truncation record", "[rg-parity][counts]") {
+TEST_CASE("ws-grep and ws-ls print only the truncation record at --max 0", "[rg-parity][counts]") {
   TempRepo repo;
   wstest::copy_example_workspace(repo);
   repo.commit_all("support desk");
