@@ -7,8 +7,6 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <optional>
-#include <utility>
 #include <string_view>
 
 #if defined(__SSE2__)
@@ -173,6 +171,26 @@ Result<detail::RgPattern> piece_of(const std::string& p, const GrepOptions& o, c
   return invalid(as_written.ok() ? alone.error() : as_written.error());
 }
 
+// The patterns as one RE2 alternation, each in a group of its own; the
+// edge boundaries they share (every pattern has them, or none does).
+Result<detail::RgPattern> alternation_of(const std::vector<std::string>& patterns, const GrepOptions& o,
+                                         const RE2::Options& opt) {
+  detail::RgPattern out;
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    auto piece = piece_of(patterns[i], o, opt);
+    if (!piece) return piece.error();
+    if (i && (piece->leading_boundary != out.leading_boundary || piece->trailing_boundary != out.trailing_boundary))
+      return make_error(Errc::usage,
+                        "invalid pattern '" + shown_pattern(patterns[i]) +
+                            "': a leading or trailing '\\b' must be in every pattern or in none (see ws-grep(1))",
+                        patterns[i], "pattern");
+    out.leading_boundary = piece->leading_boundary;
+    out.trailing_boundary = piece->trailing_boundary;
+    out.re2 += (i ? "|(?:" : "(?:") + piece->re2 + ")";
+  }
+  return out;
+}
+
 // The match as capture group 1 between tests of its neighbours (RE2 has no
 // look-around): a line edge or a non-word character (rg's \W) before it,
 // after it, or both. With `look_back`, a non-word character before it comes
@@ -204,27 +222,15 @@ Result<Matcher> Matcher::compile(const GrepOptions& o) {
   if (patterns.empty()) return m;
 
   RE2::Options opt = re2_options(o);
-  std::string alternation;
-  std::optional<std::pair<bool, bool>> edges;  // every pattern's leading and trailing '\b'
-  for (const auto& p : patterns) {
-    auto piece = piece_of(p, o, opt);
-    if (!piece) return piece.error();
-    std::pair<bool, bool> mine{piece->leading_boundary, piece->trailing_boundary};
-    if (edges && *edges != mine)
-      return make_error(Errc::usage,
-                        "invalid pattern '" + shown_pattern(p) +
-                            "': a leading or trailing '\\b' must be in every pattern or in none (see ws-grep(1))",
-                        p, "pattern");
-    edges = mine;
-    alternation += alternation.empty() ? "" : "|";
-    alternation += "(?:" + piece->re2 + ")";
-  }
+  auto alt = alternation_of(patterns, o, opt);
+  if (!alt) return alt.error();
+  const std::string& alternation = alt->re2;
   auto impl = std::make_shared<Impl>();
-  const bool before = o.word || edges->first, after = o.word || edges->second;
+  const bool before = o.word || alt->leading_boundary, after = o.word || alt->trailing_boundary;
   impl->word = before || after;
   // -w already keeps the match off a word character before it; rg 13's -w
   // does not look behind where a search starts.
-  impl->look_back = edges->first && !o.word;
+  impl->look_back = alt->leading_boundary && !o.word;
   std::string plain = "(?m)" + alternation;
   if (impl->word) {
     impl->re = std::make_unique<RE2>(bounded(alternation, before, after, impl->look_back), opt);

@@ -248,7 +248,6 @@ bool bracketed(const std::string& s) {
 
 // The arguments after argv[0], marked, in the reversed order CLI11 parses.
 std::vector<std::string> as_written(CLI::App& app, int argc, char** argv) {
-  if (argc > 0) app.name(app.get_name().empty() ? argv[0] : app.get_name());
   for (CLI::Option* opt : app.get_options())
     opt->transform(CLI::Validator(
         [](std::string& v) {
