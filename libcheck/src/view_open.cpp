@@ -10,6 +10,7 @@
 
 #include "git_util.h"
 #include "index_file.h"
+#include "index_refusal.h"
 #include "odb_pool.h"
 #include "proposal_internal.h"
 #include "secret_content.h"
@@ -155,7 +156,8 @@ Result<std::vector<ViewEntry>> list_worktree_files(const Repository& repository,
   git::Index index;
   if (fast.state() == detail::IndexFile::State::unsupported) {
     git_index* iraw = nullptr;
-    if (git_repository_index(&iraw, repo) < 0) return git::error(Errc::environment, "cannot read the index");
+    if (git_repository_index(&iraw, repo) < 0)
+      return detail::index_load_error(repository.index_file(), git::error(Errc::environment, "cannot read the index"));
     index.reset(iraw);
     detail::add_index_secrets(index.get(), secrets);
   } else {
@@ -459,7 +461,10 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
       break;
     }
   }
-  if (rc < 0) return git::error(Errc::environment, "cannot compute the pending changes");
+  if (rc < 0) {
+    Error failed = git::error(Errc::environment, "cannot compute the pending changes");
+    return worktree || spec.source == ViewSource::staged ? detail::index_load_error(repo.index_file(), failed) : failed;
+  }
   git::Diff diff(draw);
 
   auto content = content_of(r, root, size_cap);
