@@ -30,7 +30,7 @@ TEST_CASE("json output: base64 as RFC 4648 writes it, and only that is read back
   for (const char* bad : {"Zg=", "Z===", "Zg=a", "Z!==", "=Zg=", "Zg==Zg=="}) CHECK_FALSE(ws::base64_decode(bad));
 }
 
-TEST_CASE("json output: a text that is not UTF-8 gets its bytes beside it; lists get a list", "[json-output]") {
+TEST_CASE("json output: a text that is not UTF-8 gets its bytes beside it and so does a list", "[json-output]") {
   const std::string path = "a/\xff.json";
   json j{{"type", "entry"}, {"path", path}, {"name", "ok"}, {"paths", {"fine", path}},
          {"nested", {{"text", "x\xc0\xafy"}}}, {"deep", {{{"t", "\xed\xa0\x80"}}}}};
