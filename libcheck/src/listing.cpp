@@ -90,9 +90,9 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
   });
   drop_refused(out, why);
 
-  if (options.max && out.entries.size() > options.max) {
-    out.omitted = out.entries.size() - options.max;
-    out.entries.resize(options.max);
+  if (options.max && out.entries.size() > *options.max) {
+    out.omitted = out.entries.size() - *options.max;
+    out.entries.resize(*options.max);
   }
 
   if (options.want_names) {
