@@ -88,25 +88,32 @@ std::string_view plain_name(std::string_view name) { return name.substr(0, 1) ==
 bool field_is(const char* field, std::string_view want) { return field && want == field; }
 
 // The nodes from the root to the node being visited, with the field each
-// has in its parent.
+// has in its parent. A walk by named child index gives the field as the
+// parent and the index, looked up on first use: only the few nodes whose
+// chain or declaration is read need it, and a lookup per node would cost
+// as much as the walk.
 struct Frame {
+  Frame(TSNode n, const char* f) : node(n), field_(f) {}
+  Frame(TSNode n, TSNode parent, std::uint32_t named_index)
+      : node(n), parent_(parent), index_(named_index), known_(false) {}
+
+  const char* field() const {
+    if (!known_) {
+      field_ = ts_node_field_name_for_named_child(parent_, index_);
+      known_ = true;
+    }
+    return field_;
+  }
+
   TSNode node;
-  const char* field;
-  std::uint32_t index = 0;   // among the named children of the frame before it
-  bool field_known = true;  // else resolve_fields finds `field` from `index`
+
+ private:
+  mutable const char* field_ = nullptr;
+  TSNode parent_{};
+  std::uint32_t index_ = 0;
+  mutable bool known_ = true;
 };
 using Path = std::vector<Frame>;
-
-// The fields a walk by named child index leaves unknown, looked up for the
-// few nodes whose chain or declaration is read (a lookup per node would
-// cost as much as the walk).
-void resolve_fields(Path& path) {
-  for (std::size_t i = 1; i < path.size(); ++i) {
-    if (path[i].field_known) continue;
-    path[i].field = ts_node_field_name_for_named_child(path[i - 1].node, path[i].index);
-    path[i].field_known = true;
-  }
-}
 
 // A run of source bytes: a token of the tree, or a word read between the
 // tokens of a part that did not parse.
@@ -130,7 +137,7 @@ std::vector<Token> segments_after(const Path& path, std::size_t at) {
   std::vector<Token> out;
   while (at > 0 && out.size() < 2) {
     TSNode parent = path[at - 1].node;
-    const char* field = path[at].field;
+    const char* field = path[at].field();
     TSNode name{};
     if (is(parent, "member_access_expression") && field_is(field, "expression")) {
       name = ts_node_child_by_field_name(parent, "name", 4);
@@ -154,7 +161,7 @@ std::optional<std::size_t> chain_root(const Path& path, std::string_view bytes) 
   std::size_t at = path.size() - 1;
   if (at > 0 && is(path[at - 1].node, "alias_qualified_name")) {
     TSNode alias = ts_node_child_by_field_name(path[at - 1].node, "alias", 5);
-    if (!field_is(path[at].field, "name") || ts_node_is_null(alias) || text(alias, bytes) != "global")
+    if (!field_is(path[at].field(), "name") || ts_node_is_null(alias) || text(alias, bytes) != "global")
       return std::nullopt;
     --at;
   }
@@ -216,7 +223,7 @@ bool declares_name(const Path& path) {
       "namespace_declaration", "file_scoped_namespace_declaration", "using_directive"};
   std::size_t at = path.size() - 1;
   if (at == 0) return false;
-  const char* field = path[at].field;
+  const char* field = path[at].field();
   std::string_view parent(ts_node_type(path[at - 1].node));
   if (field_is(field, "name") && kNamed.count(parent)) return true;
   if (field_is(field, "left") && parent == "foreach_statement") return true;
@@ -224,8 +231,8 @@ bool declares_name(const Path& path) {
   // `namespace Agents.Billing` declares Agents.
   if (parent == "qualified_name" && field_is(field, "qualifier")) {
     std::size_t q = at - 1;
-    while (q > 0 && is(path[q - 1].node, "qualified_name") && field_is(path[q].field, "qualifier")) --q;
-    return q > 0 && field_is(path[q].field, "name") &&
+    while (q > 0 && is(path[q - 1].node, "qualified_name") && field_is(path[q].field(), "qualifier")) --q;
+    return q > 0 && field_is(path[q].field(), "name") &&
            (is(path[q - 1].node, "namespace_declaration") || is(path[q - 1].node, "file_scoped_namespace_declaration"));
   }
   return false;
@@ -329,7 +336,7 @@ class CodeScan {
   CodeScan(std::string_view bytes, const KindPack& pack) : bytes_(bytes), pack_(pack) {}
 
   // The node at the end of `path`; returns whether to descend into it.
-  bool visit(Path& path);
+  bool visit(const Path& path);
   // WS014 for each shadowing declaration, then the references (or WS011)
   // of the chains outside the scopes of those declarations.
   void finish(const Kind& kind, const LineIndex& lines, Definition& def) const;
@@ -343,7 +350,7 @@ class CodeScan {
   std::map<std::string, std::vector<Shadow>> shadows_;  // root name -> declarations of it
 };
 
-bool CodeScan::visit(Path& path) {
+bool CodeScan::visit(const Path& path) {
   static const TypeSet identifier(Grammar::csharp, {"identifier"});
   static const TypeSet implicit_parameter(Grammar::csharp, {"implicit_parameter"});
   TSNode n = path.back().node;
@@ -355,9 +362,9 @@ bool CodeScan::visit(Path& path) {
   }
   bool implicit = implicit_parameter.has(symbol);
   if (!implicit && !identifier.has(symbol)) return true;
-  std::string name(plain_name(text(n, bytes_)));
-  if (!pack_.by_root(name)) return true;
-  resolve_fields(path);
+  std::string_view word = plain_name(text(n, bytes_));
+  if (!pack_.by_root(word)) return true;
+  std::string name(word);
   if (implicit || declares_name(path)) {
     TSNode scope = declaration_scope(path);
     shadows_[name].push_back({n, ts_node_start_byte(scope), ts_node_end_byte(scope)});
@@ -426,8 +433,8 @@ bool check_and_read_code(const Kind& kind, std::string_view bytes, TSNode root, 
   CodeScan scan(bytes, pack);
   Path path;
   walk(root, [&](TSNode n, int depth, const char* field, bool&) {
-    path.resize(static_cast<std::size_t>(depth));
-    path.push_back({n, field});
+    path.erase(path.begin() + depth, path.end());  // back to the parent: depth never grows by more than one
+    path.emplace_back(n, field);
     return scan.visit(path);
   });
   scan.finish(kind, lines, def);
@@ -449,8 +456,11 @@ bool read_clean_code(const Kind& kind, std::string_view bytes, TSNode root, cons
       def.diagnostics.push_back(too_deep(def.path, lines, ts_node_start_byte(n)));
       within_limit = false;
     }
-    path.resize(static_cast<std::size_t>(depth));
-    path.push_back({n, nullptr, index, depth == 0});
+    path.erase(path.begin() + depth, path.end());  // back to the parent, as above
+    if (depth == 0)
+      path.emplace_back(n, nullptr);
+    else
+      path.emplace_back(n, path.back().node, index);
     return scan.visit(path);
   });
   scan.finish(kind, lines, def);
