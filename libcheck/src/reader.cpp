@@ -118,7 +118,7 @@ Definition read_definition(const Kind& kind, std::string_view path, std::string_
 
   // A UTF-8 byte order mark is accepted and skipped; positions stay byte
   // positions in the file, so text after a BOM on line 1 starts at column 4.
-  std::uint32_t begin = bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  auto begin = static_cast<std::uint32_t>(bom_length(bytes));
   switch (kind.format) {
     case Format::json: detail::read_json(kind, bytes, begin, def); break;
     case Format::markdown: detail::read_markdown(kind, bytes, begin, def); break;
