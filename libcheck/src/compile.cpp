@@ -36,8 +36,9 @@ namespace {
 // file that do not parse; 4, nesting far past the limit is WS016 unparsed;
 // 5, a note counts the syntax errors past the first five; 6, a record says
 // whether its file was partly read (ws-build --stats); 7, fixed, switch-arm,
-// join, into, method and event declarations shadow in their scope only.
-constexpr int kReaderRevision = 7;
+// join, into, method and event declarations shadow in their scope only;
+// 8, a using directive naming a root is WS020.
+constexpr int kReaderRevision = 8;
 }  // namespace
 
 const std::string& cache_version() {

@@ -7,7 +7,7 @@ namespace ws {
 
 namespace {
 
-constexpr std::array<DiagInfo, 19> kTable{{
+constexpr std::array<DiagInfo, 20> kTable{{
     {DiagCode::syntax_error, "WS001", Severity::error, "syntax error",
      "The file does not parse in its kind's format (C#, JSON, or YAML front matter). "
      "The position is where the parser first lost its way; fix the text there."},
@@ -66,6 +66,11 @@ constexpr std::array<DiagInfo, 19> kTable{{
      "The .ws/config.json the change proposes is not valid: not JSON, an unknown key, or a "
      "value of the wrong type. The tools read the config from the base commit, so once such a "
      "change landed every tool would refuse to open the workspace; fix the file."},
+    {DiagCode::aliased_root, "WS020", Severity::error, "aliased root",
+     "A using directive names a symbol root ('using S = Secrets;', 'using static Agents;', "
+     "'using T = N.Ticket;'). Names used through the alias or import are not references the "
+     "check can see, so the scope, rename and delete checks would miss them. Remove the "
+     "directive and write the root in full at each use."},
 }};
 
 }  // namespace

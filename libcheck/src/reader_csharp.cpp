@@ -12,7 +12,9 @@
 // variable, type, type parameter, property, field, method, event, namespace,
 // using alias) earns WS014 and shadows the root inside its scope only, as C#
 // scoping has it (declaration_scope below); outside it the root is the
-// definition again. See ws-build(1), WS014.
+// definition again. See ws-build(1), WS014. A using directive naming a root
+// (`using S = Secrets;`, `using static Agents;`) would hide the names used
+// through it, so it is WS020.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -166,6 +168,19 @@ std::optional<std::size_t> chain_root(const Path& path, std::string_view bytes) 
     --at;
   }
   return at;
+}
+
+// Whether the root identifier at the end of `path` begins the target of a
+// using directive (`using S = Secrets;`, `using static Agents;`,
+// `using T = N.Ticket;`, `global::` or not). Names used through such an
+// alias or import are not chains of the root, so they could not be checked:
+// the directive itself is WS020.
+bool begins_using_target(const Path& path, std::string_view bytes) {
+  auto at = chain_root(path, bytes);
+  if (!at) return false;
+  std::size_t i = *at;
+  while (i > 0 && is(path[i - 1].node, "qualified_name") && field_is(path[i].field(), "qualifier")) --i;
+  return i > 0 && is(path[i - 1].node, "using_directive") && !field_is(path[i].field(), "name");
 }
 
 // The node whose extent is the scope of a declaration at the end of
@@ -346,6 +361,18 @@ void report_shadows(const std::map<std::string, std::vector<Shadow>>& shadows, c
                       name, name, name, name)));
 }
 
+void report_aliased(const std::vector<TSNode>& roots, std::string_view bytes, const LineIndex& lines,
+                    Definition& def) {
+  for (TSNode n : roots) {
+    std::string root(plain_name(text(n, bytes)));
+    def.diagnostics.push_back(make_diag(
+        DiagCode::aliased_root, def.path, lines.span(ts_node_start_byte(n), ts_node_end_byte(n)),
+        fmt::format("using directive names the symbol root {}: names used through it cannot be checked; "
+                    "remove it and write {}.<name> in full",
+                    root, root)));
+  }
+}
+
 bool shadowed(const std::map<std::string, std::vector<Shadow>>& shadows, const Chain& c) {
   auto it = shadows.find(c.root);
   if (it == shadows.end()) return false;
@@ -374,6 +401,7 @@ class CodeScan {
   const KindPack& pack_;
   std::vector<Chain> chains_;
   std::map<std::string, std::vector<Shadow>> shadows_;  // root name -> declarations of it
+  std::vector<TSNode> aliased_;                          // roots named by using directives
 };
 
 bool CodeScan::visit(const Path& path) {
@@ -391,6 +419,10 @@ bool CodeScan::visit(const Path& path) {
   std::string_view word = plain_name(text(n, bytes_));
   if (!pack_.by_root(word)) return true;
   std::string name(word);
+  if (!implicit && begins_using_target(path, bytes_)) {
+    aliased_.push_back(n);
+    return true;
+  }
   if (implicit || declares_name(path)) {
     TSNode scope = declaration_scope(path);
     shadows_[name].push_back({n, ts_node_start_byte(scope), ts_node_end_byte(scope)});
@@ -405,6 +437,7 @@ bool CodeScan::visit(const Path& path) {
 
 void CodeScan::finish(const Kind& kind, const LineIndex& lines, Definition& def) const {
   report_shadows(shadows_, lines, def);
+  report_aliased(aliased_, bytes_, lines, def);
   for (const Chain& c : chains_)
     if (!shadowed(shadows_, c)) add_reference(kind, c, lines, def);
 }

@@ -274,6 +274,46 @@ TEST_CASE("csharp: a root outside the kind's scope is WS012", "[reader][csharp]"
   CHECK(refs(d) == Strings{"agent Triage @2:9-2:22"});
 }
 
+TEST_CASE("csharp: a using directive naming a root is WS020, the names used through it hidden", "[reader][csharp][alias]") {
+  // Each of these would let a body use Secrets (or a missing member) with no
+  // reference for the scope, name, member or rename checks to see.
+  struct Case {
+    std::string directive, use, diag;
+  };
+  const std::string msg = "using directive names the symbol root ";
+  for (const Case& c : std::vector<Case>{
+           {"using S = Secrets;", "S.Key", "WS020 4:11 " + msg + "Secrets: names used through it cannot be checked; "
+                                             "remove it and write Secrets.<name> in full"},
+           {"using static Secrets;", "Key", "WS020 4:14 " + msg + "Secrets: names used through it cannot be "
+                                              "checked; remove it and write Secrets.<name> in full"},
+           {"global using static Agents;", "Triage", "WS020 4:21 " + msg + "Agents: names used through it cannot "
+                                                       "be checked; remove it and write Agents.<name> in full"},
+           {"using Agents;", "Triage", "WS020 4:7 " + msg + "Agents: names used through it cannot be checked; "
+                                         "remove it and write Agents.<name> in full"},
+           {"using T = global::N.Ticket;", "T.Nope", "WS020 4:19 " + msg + "N: names used through it cannot be "
+                                                       "checked; remove it and write N.<name> in full"},
+           {"using @S = @Secrets;", "S.Key", "WS020 4:12 " + msg + "Secrets: names used through it cannot be "
+                                               "checked; remove it and write Secrets.<name> in full"},
+       }) {
+    INFO(c.directive);
+    ws::Definition d = endpoint(c.directive + "\nreturn " + c.use + ";\n");
+    CHECK(only_diag(d) == c.diag);
+    CHECK(d.diagnostics[0].severity == ws::Severity::error);
+  }
+
+  // A directive that does not begin with a root is none of this: an alias
+  // named like a root shadows it (WS014), a namespace is a namespace.
+  ws::Definition d = endpoint("using System.Text;\nusing X = System.Collections.Generic.List<int>;\nreturn Agents.Triage;\n");
+  CHECK(diags(d).empty());
+  CHECK(refs(d) == Strings{"agent Triage @6:8-6:21"});
+  d = endpoint("using Agents = System.Text;\nreturn 1;\n");
+  REQUIRE(diags(d).size() == 1);
+  CHECK(diags(d)[0].rfind("WS014 4:7 ", 0) == 0);
+  // A root further along a name is no root: `using X = System.Agents;`.
+  d = endpoint("using X = System.Agents;\nreturn 1;\n");
+  CHECK(diags(d).empty());
+}
+
 TEST_CASE("csharp: encodings, line endings, BOM", "[reader][csharp]") {
   CHECK(only_diag(endpoint(std::string("var a = 1;\0", 11))) == "WS002 4:11 NUL byte: definitions are UTF-8 text");
   CHECK(only_diag(endpoint("var a = \"\xff\";")).substr(0, 10) == "WS002 4:10");

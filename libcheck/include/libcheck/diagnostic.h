@@ -35,6 +35,7 @@ enum class DiagCode {
   unreadable_file,      // WS017 symlink, special file
   kind_manifest,        // WS018 a kind manifest of the workspace is invalid
   workspace_config,     // WS019 the .ws/config.json a change proposes is invalid
+  aliased_root,         // WS020 a C# using directive names a symbol root
 };
 
 struct DiagInfo {
