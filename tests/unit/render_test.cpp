@@ -205,6 +205,51 @@ TEST_CASE("human quotes: escapes, wide prefixes, odd spans, unknown source", "[r
         "7 errors in 2 files (1 file changed)\n");
 }
 
+// The caret stands under the character it points at as a terminal draws
+// the line: a CJK character or an emoji takes two cells, a combining mark or
+// a zero-width space none.
+TEST_CASE("human quotes: the caret counts display cells", "[render][caret]") {
+  Files files{{"a.cs",
+               "\xe5\x90\x8d\xe5\x89\x8d = Agents.Foo\n"     // two CJK characters before the span
+               "  \"name\": \"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\",\n"  // the span is CJK
+               "\xf0\x9f\x98\x80 x \xf0\x9f\x9a\x80!\n"      // emoji before and inside the span
+               "e\xcc\x81tat = Bad\n"                 // e + combining acute, before and inside
+               "a\xe2\x80\x8b" "b = X\n"                // a zero-width space before the span
+               "\xef\xbc\xa1\x1b\xef\xbc\xa2 = Y\n"}};   // fullwidth letters around an escape
+  std::vector<Diagnostic> ds{
+      make_diag(DiagCode::unresolved_reference, "a.cs", span(1, 10, 1, 20), "cjk prefix"),
+      make_diag(DiagCode::unresolved_reference, "a.cs", span(2, 12, 2, 21), "cjk span"),
+      make_diag(DiagCode::unresolved_reference, "a.cs", span(3, 6, 3, 13), "emoji"),
+      make_diag(DiagCode::unresolved_reference, "a.cs", span(4, 1, 4, 7), "combining span"),
+      make_diag(DiagCode::unresolved_reference, "a.cs", span(4, 10, 4, 13), "combining prefix"),
+      make_diag(DiagCode::unresolved_reference, "a.cs", span(5, 9, 5, 10), "zero width"),
+      make_diag(DiagCode::unresolved_reference, "a.cs", span(6, 4, 6, 8), "fullwidth and escape"),
+  };
+  CHECK(render(OutputFormat::human, ds, tally(ds, {1, 1}), options(files)) ==
+        "a.cs:1:10: error[WS010]: cjk prefix\n"
+        "\xe5\x90\x8d\xe5\x89\x8d = Agents.Foo\n"
+        "       ^~~~~~~~~~\n"
+        "a.cs:2:12: error[WS010]: cjk span\n"
+        "  \"name\": \"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\",\n"
+        "           ^~~~~~\n"
+        "a.cs:3:6: error[WS010]: emoji\n"
+        "\xf0\x9f\x98\x80 x \xf0\x9f\x9a\x80!\n"
+        "   ^~~~~\n"
+        "a.cs:4:1: error[WS010]: combining span\n"
+        "e\xcc\x81tat = Bad\n"
+        "^~~~\n"
+        "a.cs:4:10: error[WS010]: combining prefix\n"
+        "e\xcc\x81tat = Bad\n"
+        "       ^~~\n"
+        "a.cs:5:9: error[WS010]: zero width\n"
+        "a\xe2\x80\x8b" "b = X\n"
+        "     ^\n"
+        "a.cs:6:4: error[WS010]: fullwidth and escape\n"
+        "\xef\xbc\xa1\\x1b\xef\xbc\xa2 = Y\n"
+        "  ^~~~~~\n"
+        "7 errors in 1 file (1 file changed)\n");
+}
+
 TEST_CASE("json output: one document", "[render]") {
   std::string out = render(OutputFormat::json);
   CHECK(out == R"json({
