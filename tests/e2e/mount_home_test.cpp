@@ -135,6 +135,14 @@ TEST_CASE("mounts: no tool walks into a mount point beneath the root", "[mount][
   INFO("stdout: " << built.out << "\nstderr: " << built.err);
   CHECK(built.status == 0);
   CHECK(built.out == "0 files changed, compiled clean.\n");
+  // Files beneath a mounted root are read as without the mount.
+  auto plain = wstest::ws("ws-grep", {"Triage"}, repo.path());
+  REQUIRE(plain.status == 0);
+  REQUIRE(plain.out != "");
+  auto grep = in_mount_namespace("mount --bind \"$1\" \"$1\"", repo.path(), repo.path(), "ws-grep", {"Triage"});
+  CHECK(grep.status == 0);
+  CHECK(grep.out == plain.out);
+  CHECK(grep.err == "");
 }
 
 // With settings only libgit2 handles (core.autocrlf), the view is libgit2's,
