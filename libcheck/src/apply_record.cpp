@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apply_journal.h"
+#include "libcheck/json_output.h"
 #include "proposal_internal.h"
 
 namespace ws::proposal {
@@ -54,15 +55,24 @@ std::optional<ApplyRecord> from_json(std::string_view text) {
     ApplyRecord r;
     r.pid = j.at("pid").get<long>();
     r.proposal = j.at("proposal").get<std::string>();
-    r.branch = j.at("branch").get<std::string>();
+    // A path, a branch, the index's or a lock file's name may be any bytes: json_text
+    // keeps the exact ones beside the text (ws(7), JSON OUTPUT).
+    auto branch = json_text_member(j, "branch");
+    auto index = json_text_member(j, "index");
+    auto locks = json_text_list_member(j, "locks");
+    if (!branch || !index || !locks) return std::nullopt;
+    r.branch = std::move(*branch);
+    r.index = std::move(*index);
+    r.locks = std::move(*locks);
     r.old_tip = j.at("old").get<std::string>();
     r.new_commit = j.at("new").get<std::string>();
-    r.index = j.at("index").get<std::string>();
-    for (const auto& p : j.at("changes"))
-      r.paths.push_back({p.at("path").get<std::string>(), p.at("old_mode").get<std::uint32_t>(),
+    for (const auto& p : j.at("changes")) {
+      auto path = p.is_object() ? json_text_member(p, "path") : std::nullopt;
+      if (!path) return std::nullopt;
+      r.paths.push_back({std::move(*path), p.at("old_mode").get<std::uint32_t>(),
                          p.at("old_id").get<std::string>(), p.at("new_mode").get<std::uint32_t>(),
                          p.at("new_id").get<std::string>()});
-    r.locks = j.at("locks").get<std::vector<std::string>>();
+    }
     if (!is_hex_id(r.proposal, false) || !is_hex_id(r.new_commit, false) || !is_hex_id(r.old_tip, true) ||
         r.branch.rfind("refs/heads/", 0) != 0)
       return std::nullopt;
@@ -224,7 +234,7 @@ Result<RecordFile> RecordFile::create(const std::string& git_dir, const ApplyRec
   if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) return io_error("create", dir, errno);
   const std::string path = record_file(git_dir);
   std::string tmp;
-  const std::string bytes = to_json(record).dump() + "\n";
+  const std::string bytes = json_text(to_json(record)) + "\n";
   auto fd = write_unnamed(dir, bytes);
   if (fd && *fd < 0) {
     tmp = path + "." + std::to_string(::getpid()) + ".tmp";

@@ -34,8 +34,10 @@ namespace {
 // declaration shadows a root in its scope only, and @, global:: and ?.
 // chains are references; 3, references are read outside the parts of a
 // file that do not parse; 4, nesting far past the limit is WS016 unparsed;
-// 5, a note counts the syntax errors past the first five.
-constexpr int kReaderRevision = 5;
+// 5, a note counts the syntax errors past the first five; 6, a record says
+// whether its file was partly read (ws-build --stats); 7, fixed, switch-arm,
+// join, into, method and event declarations shadow in their scope only.
+constexpr int kReaderRevision = 7;
 }  // namespace
 
 const std::string& cache_version() {
@@ -397,12 +399,14 @@ Result<Reading> read_items(const View& view, const KindPack& kinds, const Worksp
   for (auto& it : items)
     if (!it.changed) it.base = it.view;
 
-  for (const auto& it : items)
+  for (const auto& it : items) {
+    if (it.checked && it.view.present && it.view.rec.partly_read()) ++result.stats.partly_read;
     if (it.checked && it.view.present && it.view.rec.has_diagnostics()) {
       auto per_file = it.view.rec.diagnostics(it.entry->path);
       diags.insert(diags.end(), std::make_move_iterator(per_file.begin()),
                    std::make_move_iterator(per_file.end()));
     }
+  }
   return reading;
 }
 

@@ -65,7 +65,7 @@ std::string encode_record(const Definition& d) {
     }
   }
   Writer w;
-  w.u8(d.has_name ? 1 : 0);
+  w.u8((d.has_name ? 1 : 0) | (d.partly_read ? 2 : 0));
   w.str(d.has_name ? d.name : std::string());
   w.span(d.name_span);
   w.str(members.take());
@@ -167,6 +167,7 @@ Definition RecordView::decode(std::string path, std::string kind) const {
   d.path = std::move(path);
   d.kind = std::move(kind);
   d.has_name = has_name();
+  d.partly_read = partly_read();
   d.name = std::string(name());
   d.name_span = name_span();
   for_each_member([&](const MemberView& m) { d.members.push_back(Member{std::string(m.name), m.span}); });

@@ -8,7 +8,7 @@
 // Layout (num = unsigned LEB128, at most 5 bytes; str = num length + bytes;
 // span = 6 nums: start byte, end byte, start line, start column, end line,
 // end column):
-//   u8 flags (bit 0: has_name) · str name · span name_span
+//   u8 flags (bit 0: has_name, bit 1: partly_read) · str name · span name_span
 //   str members section: per member, str name · span
 //   str references section: per reference,
 //       str target_kind · str name · str member · span · u8 origin (0 code, 1 json)
@@ -173,6 +173,7 @@ class RecordView {
   // The record's bytes (empty when invalid).
   std::string_view bytes() const { return bytes_; }
   bool has_name() const { return valid() && (static_cast<unsigned char>(bytes_[0]) & 1) != 0; }
+  bool partly_read() const { return valid() && (static_cast<unsigned char>(bytes_[0]) & 2) != 0; }
   std::string_view name() const { return name_; }
   Span name_span() const;
 

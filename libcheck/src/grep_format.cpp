@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "libcheck/json_output.h"
 #include "libcheck/terminal_text.h"
 
 namespace ws::detail {
@@ -69,7 +70,7 @@ std::size_t hit_units(const FileHits& h, const LineHit& hit, const GrepOptions& 
 }
 
 void dump(std::string& out, const nlohmann::ordered_json& j) {
-  out += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  out += json_text(j);
   out += '\n';
 }
 

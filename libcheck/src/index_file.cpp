@@ -49,7 +49,7 @@ void IndexFile::read_root_tree(std::string_view ext, IndexFile& out) {
   out.has_root_tree_ = true;
 }
 
-IndexFile IndexFile::read(const std::string& file) {
+IndexFile IndexFile::read(const std::string& file, Order order) {
   IndexFile out;
   int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -61,7 +61,7 @@ IndexFile IndexFile::read(const std::string& file) {
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
-    return parse({});
+    return parse({}, order);
   }
   auto map = MappedFile::map(fd, static_cast<std::size_t>(st.st_size));
   int map_errno = errno;
@@ -71,10 +71,10 @@ IndexFile IndexFile::read(const std::string& file) {
     out.reason_ = std::strerror(map_errno);
     return out;
   }
-  return parse(map->bytes());
+  return parse(map->bytes(), order);
 }
 
-IndexFile IndexFile::parse(std::string_view bytes) {
+IndexFile IndexFile::parse(std::string_view bytes, Order order) {
   IndexFile out;
   out.state_ = State::unsupported;
   auto fail = [&out](std::string why) {
@@ -154,7 +154,7 @@ IndexFile IndexFile::parse(std::string_view bytes) {
       if (pos > end) return fail("damaged: padding");
     }
     if (name.empty()) return fail("damaged: empty path");
-    if (!out.entries_.empty()) {
+    if (!out.entries_.empty() && order == Order::checked) {
       const IndexEntry& last = out.entries_.back();
       std::string_view last_path(out.paths_.data() + last.path_offset, last.path_size);
       if (name < last_path || (name == last_path && e.stage <= last.stage)) return fail("damaged: order");

@@ -39,13 +39,16 @@ struct IndexEntry {
 class IndexFile {
  public:
   enum class State { ok, missing, unsupported };
+  // Whether entries out of git's order make the file unsupported (`any`:
+  // read them as they are, to name a bad path in a damaged index).
+  enum class Order { checked, any };
 
   // Reads `file`. `missing` for a file that does not exist (an index not
   // written yet: nothing is tracked); `unsupported` for anything this
   // reader would have to guess at, including a truncated or damaged file.
-  static IndexFile read(const std::string& file);
+  static IndexFile read(const std::string& file, Order order = Order::checked);
   // Parses index bytes (tests; `read` uses it).
-  static IndexFile parse(std::string_view bytes);
+  static IndexFile parse(std::string_view bytes, Order order = Order::checked);
 
   State state() const { return state_; }
   // Why the file is unsupported ("version 5", "split index"), for tests.

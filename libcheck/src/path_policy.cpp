@@ -234,6 +234,11 @@ std::string PathRejection::message() const {
   return "refused path '" + detail::printable_path(path) + "': " + path_rule_name(rule) + " " + explain(rule, path);
 }
 
+Error depth_cap_error(std::string path, Errc code) {
+  std::string message = PathRejection{PathRule::too_long, path}.message();
+  return make_error(code, std::move(message), std::move(path), path_rule_name(PathRule::too_long));
+}
+
 PathPolicy read_policy() { return PathPolicy{}; }
 
 // Writing and proposals share one list: what a proposal may carry is exactly

@@ -115,6 +115,7 @@ Result<TreeDiff> diff_trees(git_repository* repo, git_tree* from, git_tree* to, 
   git_diff_options opts;
   git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
   opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_DISABLE_PATHSPEC_MATCH | extra_flags;
+  if (Status st = check_changed_depth(repo, from, to); !st) return st.error();
   git_diff* raw = nullptr;
   if (git_diff_tree_to_tree(&raw, repo, from, to, &opts) < 0) return git::error(Errc::environment, "cannot compare trees");
   TreeDiff out;

@@ -32,6 +32,7 @@
 
 #include "apply_journal.h"
 #include "index_file.h"
+#include "index_refusal.h"
 #include "proposal_internal.h"
 
 namespace ws::proposal {
@@ -419,7 +420,8 @@ Status IndexUpdate::write_with_libgit2(const std::vector<AppliedPath>& paths, co
     if (auto st = write_file(to, data_); !st) return st;
   }
   git_index* raw = nullptr;
-  if (git_index_open(&raw, to.c_str()) < 0) return git::error(Errc::environment, "cannot read the index");
+  if (git_index_open(&raw, to.c_str()) < 0)
+    return detail::index_load_error(index_path_, git::error(Errc::environment, "cannot read the index"));
   git::Index index(raw);
   for (const auto& p : paths) {
     if (p.new_mode == 0) {

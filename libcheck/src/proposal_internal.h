@@ -75,6 +75,12 @@ using PairFn = std::function<void(const TreePair&)>;
 Status walk_tree_pair(git_repository* repo, const git_tree* from, const git_tree* to, bool unchanged,
                       const PairFn& fn, const TreeCheck& check_new = {});
 
+// Whether the folders `to` changes from `from` nest within kMaxPathDepth
+// (else depth_cap_error, naming the first path past it). Asked before any
+// libgit2 diff of two trees: its walk keeps each level's path, so a tree
+// nested 100,000 deep would cost the square of that in time and memory.
+Status check_changed_depth(git_repository* repo, const git_tree* from, const git_tree* to);
+
 // Whether a change holds a secret (ws(7), the secret kind): a path under
 // '.secrets/' on either side, or a blob id in `secrets` on either side.
 bool is_secret_change(std::string_view path, std::string_view old_path, std::string_view old_id,

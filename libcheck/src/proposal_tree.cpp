@@ -44,8 +44,17 @@ std::vector<const git_tree_entry*> ordered(const git_tree* tree) {
 }
 
 // A tree at this depth holds only paths the policy refuses as too long;
-// stopping there keeps a hostile tree from exhausting the stack.
+// stopping there bounds the recursion below (and the work) by the cap,
+// however deep a hostile tree nests.
 bool too_deep(int depth) { return depth >= kMaxPathDepth; }
+
+// The path a tree at the cap would add first: `folder` (ending with '/')
+// and the tree's first entry.
+std::string first_path_below(std::string folder, const git_tree* t) {
+  if (t && git_tree_entrycount(t)) folder += git_tree_entry_name(git_tree_entry_byindex(t, 0));
+  else if (!folder.empty()) folder.pop_back();
+  return folder;
+}
 
 struct Walker {
   git_repository* repo;
@@ -69,7 +78,7 @@ struct Walker {
   // One side only: every blob below is added (side b) or deleted (side a);
   // with `same`, unchanged on both sides.
   Status one(const git_tree* t, bool is_new, bool same, int depth) {
-    if (too_deep(depth)) return make_error(Errc::invalid, "tree nested too deeply at '" + path + "'");
+    if (too_deep(depth)) return depth_cap_error(first_path_below(path, t));
     for (const git_tree_entry* e : ordered(t)) {
       std::size_t len = path.size();
       path.append(git_tree_entry_name(e));
@@ -94,7 +103,7 @@ struct Walker {
   }
 
   Status both(const git_tree* a, const git_tree* b, int depth) {
-    if (too_deep(depth)) return make_error(Errc::invalid, "tree nested too deeply at '" + path + "'");
+    if (too_deep(depth)) return depth_cap_error(first_path_below(path, b && git_tree_entrycount(b) ? b : a));
     auto ea = ordered(a), eb = ordered(b);
     std::size_t i = 0, j = 0;
     while (i < ea.size() || j < eb.size()) {
@@ -162,6 +171,10 @@ Status walk_tree_pair(git_repository* repo, const git_tree* from, const git_tree
   return w.both(from, to, 0);
 }
 
+Status check_changed_depth(git_repository* repo, const git_tree* from, const git_tree* to) {
+  return walk_tree_pair(repo, from, to, /*unchanged=*/false, [](const TreePair&) {});
+}
+
 namespace {
 
 // One entry of a tree being written; `name` points into the base tree or
@@ -194,7 +207,7 @@ struct TreeWriter {
   // sorted by path) applied; nullopt when nothing is left in it.
   Result<std::optional<git_oid>> write(const git_tree* base, std::size_t prefix, const TreeEdit* first,
                                        const TreeEdit* last, int depth) {
-    if (too_deep(depth)) return make_error(Errc::invalid, "path nested too deeply: '" + first->path + "'");
+    if (too_deep(depth)) return depth_cap_error(std::string(first->path));
     std::vector<OutEntry> entries;
     std::size_t n = base ? git_tree_entrycount(base) : 0;
     entries.reserve(n + static_cast<std::size_t>(last - first));

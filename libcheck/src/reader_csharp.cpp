@@ -9,8 +9,8 @@
 // `@Agents.Triage`, `global::Agents.Triage` and `Agents?.Triage` are
 // references too. A declaration of a root's name (local, parameter, lambda
 // parameter, foreach, catch or pattern variable, local function, query range
-// variable, type, type parameter, property, field, event, namespace, using
-// alias) earns WS014 and shadows the root inside its scope only, as C#
+// variable, type, type parameter, property, field, method, event, namespace,
+// using alias) earns WS014 and shadows the root inside its scope only, as C#
 // scoping has it (declaration_scope below); outside it the root is the
 // definition again. See ws-build(1), WS014.
 #include <fmt/format.h>
@@ -175,9 +175,13 @@ TSNode declaration_scope(const Path& path) {
                      "struct_declaration", "interface_declaration", "record_declaration"});
   if (p == "foreach_statement") return path[decl - 1].node;
   if (p == "catch_declaration") return up(decl, {"catch_clause"});
-  if (p == "from_clause" || p == "join_clause" || p == "let_clause") return up(decl, {"query_expression"});
+  if (p == "from_clause" || p == "join_clause" || p == "join_into_clause" || p == "let_clause" ||
+      p == "query_expression")
+    return up(decl, {"query_expression"});
   if (p == "property_declaration" || p == "event_declaration" || p == "field_declaration" ||
-      (p == "variable_declarator" && decl >= 3 && is(path[decl - 3].node, "field_declaration")))
+      p == "method_declaration" ||
+      (p == "variable_declarator" && decl >= 3 &&
+       (is(path[decl - 3].node, "field_declaration") || is(path[decl - 3].node, "event_field_declaration"))))
     return up(decl, {"class_declaration", "struct_declaration", "interface_declaration", "record_declaration"});
   if (p == "class_declaration" || p == "struct_declaration" || p == "interface_declaration" ||
       p == "enum_declaration" || p == "record_declaration" || p == "delegate_declaration")
@@ -185,9 +189,23 @@ TSNode declaration_scope(const Path& path) {
   if (p == "namespace_declaration" || p == "file_scoped_namespace_declaration" || p == "using_directive" ||
       p == "qualified_name")
     return path[0].node;
-  if (p == "variable_declarator" && decl >= 3 && is(path[decl - 3].node, "for_statement")) return path[decl - 3].node;
-  return up(decl, {"block", "switch_section", "lambda_expression", "anonymous_method_expression", "catch_clause",
-                   "using_statement", "for_statement", "foreach_statement", "query_expression"});
+  if (p == "variable_declarator" && decl >= 3 &&
+      (is(path[decl - 3].node, "for_statement") || is(path[decl - 3].node, "fixed_statement")))
+    return path[decl - 3].node;
+  return up(decl, {"block", "switch_section", "switch_expression_arm", "lambda_expression",
+                   "anonymous_method_expression", "catch_clause", "using_statement", "for_statement",
+                   "foreach_statement", "query_expression"});
+}
+
+// The first named child of a join clause that is not its type: the range
+// variable's name.
+TSNode first_untyped_child(TSNode join) {
+  for (std::uint32_t i = 0; i < ts_node_named_child_count(join); ++i) {
+    TSNode c = ts_node_named_child(join, i);
+    TSNode type = ts_node_child_by_field_name(join, "type", 4);
+    if (ts_node_is_null(type) || !ts_node_eq(c, type)) return c;
+  }
+  return TSNode{};
 }
 
 // Declarations of a local or member name: (parent type, field of the name).
@@ -199,7 +217,7 @@ bool declares_name(const Path& path) {
       "tuple_pattern",        "from_clause",        "join_clause",
       "type_parameter",       "property_declaration", "event_declaration",
       "class_declaration",    "struct_declaration", "interface_declaration",
-      "enum_declaration",     "record_declaration", "delegate_declaration",
+      "enum_declaration",     "record_declaration", "delegate_declaration", "method_declaration",
       "namespace_declaration", "file_scoped_namespace_declaration", "using_directive"};
   std::size_t at = path.size() - 1;
   if (at == 0) return false;
@@ -208,6 +226,14 @@ bool declares_name(const Path& path) {
   if (field_is(field, "name") && kNamed.count(parent)) return true;
   if (field_is(field, "left") && parent == "foreach_statement") return true;
   if (parent == "let_clause") return ts_node_eq(ts_node_named_child(path[at - 1].node, 0), path[at].node);
+  // `join Agents in ...` (the name is the first child that is not the type),
+  // `... into Agents`, and a query continuation `select x into Agents`.
+  if (parent == "join_clause") return !field && ts_node_eq(first_untyped_child(path[at - 1].node), path[at].node);
+  if (parent == "join_into_clause") return true;
+  if (parent == "query_expression") {
+    TSNode before = ts_node_prev_sibling(path[at].node);
+    return !ts_node_is_null(before) && is(before, "into");
+  }
   // `namespace Agents.Billing` declares Agents.
   if (parent == "qualified_name" && field_is(field, "qualifier")) {
     std::size_t q = at - 1;
@@ -373,13 +399,15 @@ void read_code(const Kind& kind, std::string_view bytes, TSNode root, const Line
 
 // A file the grammar cannot parse whole still has its references read
 // outside the parts it could not parse (valid C# the pinned grammar does not
-// know yet among them): its first syntax error says that some may be missing.
-void note_partial_references(Definition& def, std::size_t first_new) {
+// know yet among them): its first syntax error says that some may be missing,
+// and the definition is marked partly read (counted by ws-build --stats).
+void note_partial_references(Definition& def, std::size_t first_new, const char* message) {
+  def.partly_read = true;
   for (std::size_t i = first_new; i < def.diagnostics.size(); ++i) {
     Diagnostic& d = def.diagnostics[i];
     if (d.code != DiagCode::syntax_error && d.code != DiagCode::too_deep) continue;
     Note n;
-    n.message = "references in this file are read outside the parts that do not parse; some may be missing";
+    n.message = message;
     d.notes.push_back(std::move(n));
     return;
   }
@@ -401,6 +429,7 @@ void read_csharp(const Kind& kind, std::string_view bytes, std::uint32_t begin, 
   Tree tree = parse(Grammar::csharp, bytes, begin, static_cast<std::uint32_t>(bytes.size()), lines);
   if (!tree) {
     def.diagnostics.push_back(parse_gave_up(bytes, begin, static_cast<std::uint32_t>(bytes.size()), def.path, lines));
+    note_partial_references(def, def.diagnostics.size() - 1, "no references are read from this file; any it has are missing");
     return;
   }
   TSNode root = ts_tree_root_node(tree.get());
@@ -412,7 +441,9 @@ void read_csharp(const Kind& kind, std::string_view bytes, std::uint32_t begin, 
   std::size_t first_new = def.diagnostics.size();
   bool whole = check_syntax(root, bytes, lines, def.path, rules, def.diagnostics);
   read_code(kind, bytes, root, lines, pack, def);
-  if (!whole) note_partial_references(def, first_new);
+  if (!whole)
+    note_partial_references(def, first_new,
+                            "references in this file are read outside the parts that do not parse; some may be missing");
   std::stable_sort(def.refs.begin(), def.refs.end(),
                    [](const Reference& a, const Reference& b) { return a.span.start_byte < b.span.start_byte; });
 }

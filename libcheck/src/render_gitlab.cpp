@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <map>
 
+#include "libcheck/json_output.h"
 #include "libcheck/render.h"
 #include "render_common.h"
 
@@ -89,9 +90,8 @@ class GitlabConsumer final : public DiagnosticConsumer {
     ojson doc(std::move(issues_));
     if (doc.is_null()) doc = ojson::array();
     issues_.clear();
-    // replace: a path or message that is not UTF-8 becomes U+FFFD instead of
-    // making dump() throw.
-    out_ << doc.dump(2, ' ', false, ojson::error_handler_t::replace) << '\n';
+    // GitLab's code quality format is fixed: U+FFFD only, no "_bytes" members.
+    out_ << json_text(std::move(doc), JsonBytes::replaced_only, 2) << '\n';
   }
 
  private:

@@ -15,6 +15,7 @@
 
 #include <vector>
 
+#include "libcheck/json_output.h"
 #include "libcheck/render.h"
 #include "render_common.h"
 
@@ -79,9 +80,7 @@ class JsonConsumer final : public DiagnosticConsumer {
     if (!s.all_reason.empty()) sum["all_reason"] = s.all_reason;
     sum["clean"] = s.errors == 0;
     sum["text"] = summary_line(s);
-    // replace: a path or message that is not UTF-8 becomes U+FFFD instead of
-    // making dump() throw.
-    out_ << doc.dump(2, ' ', false, ojson::error_handler_t::replace) << '\n';
+    out_ << json_text(std::move(doc), JsonBytes::alongside, 2) << '\n';
   }
 
  private:

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "libcheck/json_output.h"
 #include "libcheck/render.h"
 #include "render_common.h"
 
@@ -122,9 +123,8 @@ class SarifConsumer final : public DiagnosticConsumer {
     log["$schema"] = kSchema;
     log["version"] = "2.1.0";
     log["runs"] = ojson::array({std::move(run)});
-    // replace: a path or message that is not UTF-8 becomes U+FFFD instead of
-    // making dump() throw.
-    out_ << log.dump(2, ' ', false, ojson::error_handler_t::replace) << '\n';
+    // SARIF's schema is fixed: U+FFFD only, no "_bytes" members.
+    out_ << json_text(std::move(log), JsonBytes::replaced_only, 2) << '\n';
   }
 
  private:

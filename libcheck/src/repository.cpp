@@ -129,7 +129,8 @@ namespace {
 struct WalkState {
   std::vector<ViewEntry>* out;
   std::string_view prefix;  // of every path: the folder walked
-  std::string too_deep = {};  // a folder whose entries would be deeper than kMaxPathDepth
+  std::string too_deep = {};  // a folder whose entries would be deeper than kMaxPathDepth, with its '/'
+  git_oid too_deep_id = {};
 };
 
 // libgit2's walk recurses, so a hand-made tree nested without end would
@@ -147,7 +148,8 @@ int collect_entry(const char* root, const git_tree_entry* entry, void* payload) 
   git_object_t type = git_tree_entry_type(entry);
   if (type == GIT_OBJECT_TREE) {
     if (!folder_too_deep(st->prefix, root)) return 0;
-    st->too_deep = std::string(st->prefix) + root + git_tree_entry_name(entry);
+    st->too_deep = std::string(st->prefix) + root + git_tree_entry_name(entry) + "/";
+    git_oid_cpy(&st->too_deep_id, git_tree_entry_id(entry));
     return -1;
   }
   ViewEntry& e = st->out->emplace_back();
@@ -165,8 +167,21 @@ struct Part {
   git_oid id;
   std::string name;
   std::vector<ViewEntry> out;
-  std::string error;  // libgit2's message, taken on the thread that failed
+  std::optional<Error> error;  // with libgit2's message, taken on the thread that failed
 };
+
+// The refusal of a walk stopped at the folder `st.too_deep`: it names the
+// first path the folder holds, as every walk does (depth_cap_error).
+Error too_deep_error(git_repository* repo, const WalkState& st) {
+  std::string path = st.too_deep;
+  git_tree* raw = nullptr;
+  if (git_tree_lookup(&raw, repo, &st.too_deep_id) == 0 && git_tree_entrycount(raw))
+    path += git_tree_entry_name(git_tree_entry_byindex(raw, 0));
+  else
+    path.pop_back();
+  git_tree_free(raw);
+  return depth_cap_error(std::move(path));
+}
 
 }  // namespace
 
@@ -239,12 +254,12 @@ Result<std::vector<ViewEntry>> Repository::commit_entries(const std::string& com
         WalkState st{&p.out, prefix};
         walked = git_tree_walk(subtree.get(), GIT_TREEWALK_PRE, collect_entry, &st) == 0;
         if (!st.too_deep.empty()) {
-          p.error = "cannot walk the tree of " + commit_hex + ": folder '" + detail::printable_path(st.too_deep) +
-                    "' nests deeper than " + std::to_string(kMaxPathDepth) + " components";
+          p.error = too_deep_error(repo, st);
           continue;
         }
       }
-      if (!walked) p.error = "cannot walk the tree of " + commit_hex + ": " + git::last_error();
+      if (!walked)
+        p.error = make_error(Errc::environment, "cannot walk the tree of " + commit_hex + ": " + git::last_error());
     }
   };
   std::vector<std::thread> helpers;
@@ -267,7 +282,7 @@ Result<std::vector<ViewEntry>> Repository::commit_entries(const std::string& com
   for (auto& t : helpers) t.join();
   std::size_t total = 0;
   for (const Part& p : parts) {
-    if (!p.error.empty()) return make_error(Errc::environment, p.error);
+    if (p.error) return *p.error;
     total += p.out.size();
   }
   out.reserve(total);

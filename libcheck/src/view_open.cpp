@@ -10,6 +10,7 @@
 
 #include "git_util.h"
 #include "index_file.h"
+#include "index_refusal.h"
 #include "odb_pool.h"
 #include "proposal_internal.h"
 #include "secret_content.h"
@@ -155,7 +156,8 @@ Result<std::vector<ViewEntry>> list_worktree_files(const Repository& repository,
   git::Index index;
   if (fast.state() == detail::IndexFile::State::unsupported) {
     git_index* iraw = nullptr;
-    if (git_repository_index(&iraw, repo) < 0) return git::error(Errc::environment, "cannot read the index");
+    if (git_repository_index(&iraw, repo) < 0)
+      return detail::index_load_error(repository.index_file(), git::error(Errc::environment, "cannot read the index"));
     index.reset(iraw);
     detail::add_index_secrets(index.get(), secrets);
   } else {
@@ -233,23 +235,37 @@ void forget_worktree_secret_ids(std::vector<ViewEntry>& entries) {
       e.blob_id.clear();
 }
 
-// The blobs (and links, submodules) below `tree`.
-Result<std::size_t> count_blobs(git_repository* repo, const git_tree* tree, int depth) {
-  if (depth >= kMaxPathDepth) return make_error(Errc::invalid, "tree nested too deeply");
+// The blobs (and links, submodules) below `top`, iteratively. A folder at
+// the depth cap holds only paths the policy refuses: the count stops there,
+// naming the first of them (ws(7), PATH POLICY).
+Result<std::size_t> count_blobs(git_repository* repo, const git_tree* top) {
+  struct Folder {
+    git_oid id;
+    std::string path;  // with its '/'
+    int depth;
+  };
+  std::vector<Folder> folders;
   std::size_t n = 0;
-  for (std::size_t i = 0, count = git_tree_entrycount(tree); i < count; ++i) {
-    const git_tree_entry* e = git_tree_entry_byindex(tree, i);
-    if (git_tree_entry_type(e) != GIT_OBJECT_TREE) {
-      ++n;
-      continue;
+  auto count_entries = [&](const git_tree* tree, const std::string& path, int depth) {
+    for (std::size_t i = 0, count = git_tree_entrycount(tree); i < count; ++i) {
+      const git_tree_entry* e = git_tree_entry_byindex(tree, i);
+      if (git_tree_entry_type(e) != GIT_OBJECT_TREE) ++n;
+      else folders.push_back({*git_tree_entry_id(e), path + git_tree_entry_name(e) + "/", depth + 1});
     }
+  };
+  count_entries(top, "", 0);
+  while (!folders.empty()) {
+    Folder f = std::move(folders.back());
+    folders.pop_back();
     git_tree* raw = nullptr;
-    if (git_tree_lookup(&raw, repo, git_tree_entry_id(e)) < 0)
-      return git::error(Errc::environment, "cannot read a tree");
-    git::Tree sub(raw);
-    auto below = count_blobs(repo, sub.get(), depth + 1);
-    if (!below) return below.error();
-    n += *below;
+    if (git_tree_lookup(&raw, repo, &f.id) < 0) return git::error(Errc::environment, "cannot read a tree");
+    git::Tree tree(raw);
+    if (f.depth >= kMaxPathDepth) {
+      if (git_tree_entrycount(tree.get()) == 0) f.path.pop_back();
+      else f.path += git_tree_entry_name(git_tree_entry_byindex(tree.get(), 0));
+      return depth_cap_error(std::move(f.path));
+    }
+    count_entries(tree.get(), f.path, f.depth);
   }
   return n;
 }
@@ -269,7 +285,7 @@ Result<std::vector<ViewEntry>> committed_view_entries(git_repository* repo, cons
   // entry several times into fresh memory. The count reads the trees the
   // walk then finds in the object cache.
   if (!changes_only && pending_tree->get()) {
-    auto blobs = count_blobs(repo, pending_tree->get(), 0);
+    auto blobs = count_blobs(repo, pending_tree->get());
     if (!blobs) return blobs.error();
     out.reserve(*blobs + *blobs / 8 + 16);  // and room for some deletes
   }
@@ -441,11 +457,15 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
     case ViewSource::proposal: {
       auto t = git::commit_tree(r, pending_commit);
       if (!t) return t.error();
+      if (Status deep = proposal::check_changed_depth(r, base_tree->get(), t->get()); !deep) return deep.error();
       rc = git_diff_tree_to_tree(&draw, r, base_tree->get(), t->get(), &opts);
       break;
     }
   }
-  if (rc < 0) return git::error(Errc::environment, "cannot compute the pending changes");
+  if (rc < 0) {
+    Error failed = git::error(Errc::environment, "cannot compute the pending changes");
+    return worktree || spec.source == ViewSource::staged ? detail::index_load_error(repo.index_file(), failed) : failed;
+  }
   git::Diff diff(draw);
 
   auto content = content_of(r, root, size_cap);

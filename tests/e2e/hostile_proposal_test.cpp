@@ -103,44 +103,6 @@ std::string nest(const TempRepo& repo, const std::string& name, int n, const Raw
   return tree;
 }
 
-std::uint32_t be32(const std::string& b, std::size_t at) {
-  std::uint32_t v = 0;
-  for (std::size_t i = 0; i < 4; ++i) v = v << 8 | static_cast<unsigned char>(b[at + i]);
-  return v;
-}
-
-// Rewrites the index entry at `path` (index version 2, as git add writes
-// it) to `mode` and `new_path` (of the same length; "" keeps it), and the
-// file's SHA-1 trailer, computed by sha1sum: what git update-index would
-// never write.
-void rewrite_index_entry(const TempRepo& repo, const std::string& path, std::uint32_t mode,
-                         const std::string& new_path = "") {
-  std::string index = repo.read(".git/index");
-  REQUIRE(index.substr(0, 8) == std::string("DIRC\0\0\0\2", 8));
-  std::size_t at = 12;
-  bool found = false;
-  for (std::uint32_t n = be32(index, 8); n > 0; --n) {
-    std::size_t len = (static_cast<unsigned char>(index[at + 60]) << 8 | static_cast<unsigned char>(index[at + 61])) & 0xfff;
-    if (index.compare(at + 62, len, path) == 0 && len == path.size()) {
-      for (int i = 0; i < 4; ++i) index[at + 24 + i] = static_cast<char>(mode >> (24 - 8 * i));
-      if (!new_path.empty()) {
-        REQUIRE(new_path.size() == len);
-        index.replace(at + 62, len, new_path);
-      }
-      found = true;
-    }
-    at += (62 + len + 8) / 8 * 8;
-  }
-  REQUIRE(found);
-  wstest::RunOptions o;
-  o.input = index.substr(0, index.size() - 20);
-  RunResult sum = wstest::run({"sha1sum"}, o);
-  REQUIRE(sum.status == 0);
-  for (std::size_t i = 0; i < 20; ++i)
-    index[index.size() - 20 + i] = static_cast<char>(std::stoi(sum.out.substr(2 * i, 2), nullptr, 16));
-  repo.write(".git/index", index);
-}
-
 }  // namespace
 
 TEST_CASE("hostile proposal: every mode but 100644, 100755 and 40000 is refused by its type bits",
@@ -362,7 +324,7 @@ TEST_CASE("ws-commit --staged refuses an index entry of a mode git does not writ
     // git update-index writes only the modes git knows; the index file
     // itself can hold any, so this one is rewritten by hand.
     w.repo.write(".git/index", staged);
-    rewrite_index_entry(w.repo, "agents/b.json", c.mode);
+    wstest::rewrite_index_entry(w.repo, "agents/b.json", c.mode);
     REQUIRE(w.repo.git({"ls-files", "-s", "agents/b.json"}) == c.shown + " " + w.beta + " 0\tagents/b.json\n");
     std::string index = w.repo.read(".git/index");
     RunResult r = tool(w.repo, "ws-commit", {"--staged", "-m", "Add Beta"});
@@ -376,7 +338,7 @@ TEST_CASE("ws-commit --staged refuses an index entry of a mode git does not writ
   w.repo.write(".git/index", staged);
   w.repo.write("agents/c.json", "{\n  \"name\": \"Gamma\"\n}\n");
   w.repo.git({"add", "agents/c.json"});
-  rewrite_index_entry(w.repo, "agents/c.json", 0100644, "agents/b.json");
+  wstest::rewrite_index_entry(w.repo, "agents/c.json", 0100644, "agents/b.json");
   REQUIRE(w.repo.git({"ls-files", "agents"}) == "agents/a.json\nagents/b.json\nagents/b.json\n");
   {
     std::string index = w.repo.read(".git/index");

@@ -215,3 +215,50 @@ TEST_CASE("ws-build cache: a cache of another kind pack is not used, and is rebu
   CHECK(stats(r) == "parsed 17, cache hits 0, cache misses 17");
   CHECK(stats(ws("ws-build", {"--stats"}, repo.path())) == "parsed 0, cache hits 17, cache misses 0");
 }
+
+TEST_CASE("ws-build --stats counts the checked files whose references may be incomplete", "[ws-build][cache][partly-read]") {
+  TempRepo repo;
+  seed(repo);
+  REQUIRE(ws("ws-build", {}, repo.path()).status == 0);
+  // Valid C# the grammar reads with an error (an #if inside a switch
+  // expression arm): its references are read around the error.
+  repo.write("ai-tools/TLgap01.cs",
+             "// name: Gap\nvar r = args.X switch {\n#if DEBUG\n  1 => Agents.Triage,\n#endif\n  _ => 2 };\n"
+             "return Agents.Billing;\n");
+  // A JSON syntax error is reported, but is no partly read C#.
+  repo.write("agents/AGbroken01.json", "{\n  \"name\": \"Broken\",\n  \"model\": \"x\" ]\n}\n");
+  // A clean C# file is not counted.
+  repo.write("ai-tools/TLclean01.cs", "// name: Clean\nreturn Agents.Triage;\n");
+  const std::string partly = "partly read 1 (checked files whose references may be incomplete)\n";
+  auto r = ws("ws-build", {"--stats"}, repo.path());
+  CHECK(r.status == 1);
+  CHECK(r.out ==
+        "agents/AGbroken01.json:3:16: error[WS001]: syntax error: unexpected ']'\n"
+        "  \"model\": \"x\" ]\n"
+        "               ^\n"
+        "ai-tools/TLgap01.cs:3:1: error[WS001]: syntax error: unexpected '#if DEBUG...'\n"
+        "#if DEBUG\n"
+        "^~~~~~~~~\n"
+        "note: references in this file are read outside the parts that do not parse; some may be missing\n"
+        "2 errors in 2 files (3 files changed)\n");
+  CHECK(r.err == "parsed 3, cache hits 17, cache misses 3\n" + partly);
+  // The second build takes the records from the cache: they still say so.
+  auto again = ws("ws-build", {"--stats"}, repo.path());
+  CHECK(again.out == r.out);
+  CHECK(again.err == "parsed 0, cache hits 20, cache misses 0\n" + partly);
+  // Only checked files count: committed and unchanged, nothing is checked;
+  // with --all every file is.
+  repo.commit_all("a file the grammar cannot parse whole");
+  auto unchanged = ws("ws-build", {"--stats"}, repo.path());
+  CHECK(unchanged.out == "0 files changed, compiled clean.\n");
+  CHECK(unchanged.err.find("partly read") == std::string::npos);
+  auto all = ws("ws-build", {"--stats", "--all"}, repo.path());
+  CHECK(all.status == 1);
+  CHECK(all.err == "parsed 0, cache hits 20, cache misses 0\n" + partly);
+  // No partly read file: no such line.
+  repo.remove("ai-tools/TLgap01.cs");
+  repo.remove("agents/AGbroken01.json");
+  auto clean = ws("ws-build", {"--stats", "--all"}, repo.path());
+  CHECK(clean.status == 0);
+  CHECK(clean.err == "parsed 0, cache hits 20, cache misses 0\n");  // the two deleted, at their base
+}

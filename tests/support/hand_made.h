@@ -5,6 +5,7 @@
 // duplicate names, names holding '/' or nothing at all.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,17 @@ std::string raw_tree_bytes(const std::vector<RawEntry>& entries);
 // Writes `bytes` as a tree object, unchecked; returns its id.
 std::string write_raw_tree(const TempRepo& repo, const std::string& bytes);
 std::string write_raw_tree(const TempRepo& repo, const std::vector<RawEntry>& entries);
+// `depth` folders named `name`, one inside the other, around `inner` in
+// the deepest; returns the outermost tree's id. The trees are written as one
+// pack (ids from libgit2's git_odb_hash, the pack by hand, indexed by git
+// index-pack), so 100,000 levels take a second, not 100,000 loose files.
+std::string write_nested_folders(const TempRepo& repo, const std::string& name, int depth, const RawEntry& inner);
+// Rewrites the index entry at `path` (index version 2, as git add writes
+// it) to `mode` and `new_path` (of the same length; "" keeps it), and the
+// file's SHA-1 trailer, computed by sha1sum: what git update-index would
+// never write. Throws when the index is not version 2 or has no such entry.
+void rewrite_index_entry(const TempRepo& repo, const std::string& path, std::uint32_t mode,
+                         const std::string& new_path = "");
 // Writes a blob; returns its id.
 std::string write_blob(const TempRepo& repo, const std::string& bytes);
 

@@ -100,6 +100,24 @@ TEST_CASE("definition record: encode and decode give the definition back, relati
   CHECK_FALSE(back.diagnostics[1].has_span);
   CHECK(v.has_member("Title"));
   CHECK_FALSE(v.has_member("Nope"));
+  CHECK_FALSE(v.partly_read());
+  CHECK_FALSE(back.partly_read);
+}
+
+TEST_CASE("definition record: a partly read definition stays partly read", "[compile][cache]") {
+  Definition d = sample("ai-tools/t.cs");
+  d.partly_read = true;
+  std::string bytes = compile_detail::encode_record(d);
+  RecordView v(bytes);
+  REQUIRE(v.valid());
+  CHECK(v.partly_read());
+  CHECK(v.has_name());
+  CHECK(v.decode("ai-tools/t.cs", "ai-tool").partly_read);
+  d.has_name = false;
+  std::string nameless_bytes = compile_detail::encode_record(d);
+  RecordView nameless(nameless_bytes);
+  CHECK(nameless.partly_read());
+  CHECK_FALSE(nameless.has_name());
 }
 
 TEST_CASE("definition record: truncated or garbled records are invalid, never a crash", "[compile][cache]") {

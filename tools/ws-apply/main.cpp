@@ -8,6 +8,7 @@
 #include "common/cli.h"
 #include "common/proposal_text.h"
 #include "libcheck/interrupted_apply.h"
+#include "libcheck/json_output.h"
 #include "libcheck/policy_change.h"
 #include "libcheck/terminal_text.h"
 #include "libcheck/proposal.h"
@@ -55,7 +56,7 @@ int do_list(const ws::Repository& repo, const Options& o) {
   if (!list) return wscli::report_error(kTool, list.error());
   for (const auto& p : *list) {
     if (o.common.json) {
-      fmt::print("{}\n", info_json(p).dump());
+      fmt::print("{}\n", ws::json_text(info_json(p)));
       continue;
     }
     fmt::print("{}", wscli::proposal_list_entry(p));
@@ -80,7 +81,7 @@ int do_show(const ws::Repository& repo, const Options& o) {
     j["policy_change"] = ws::policy_paths(shown->files);
     j["message"] = shown->info.message;
     if (!o.stat) j["patch"] = shown->patch;
-    fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    fmt::print("{}\n", ws::json_text(std::move(j)));
     return wscli::kExitOk;
   }
   // First, before anything the author wrote: what the approver must not miss.
@@ -92,10 +93,10 @@ int do_show(const ws::Repository& repo, const Options& o) {
 
 void print_applied(const ws::ApplyResult& a, const std::string& id, const Options& o) {
   if (o.common.json) {
-    fmt::print("{}\n", nlohmann::json{{"type", "applied"}, {"commit", a.commit}, {"branch", a.branch},
+    fmt::print("{}\n", ws::json_text(nlohmann::json{{"type", "applied"}, {"commit", a.commit}, {"branch", a.branch},
                                       {"base", a.base}, {"rebased", a.rebased},
                                       {"index_updated", a.index_updated}, {"index_error", a.index_error},
-                                      {"completed", a.completed}, {"index_kept", a.index_kept}}.dump());
+                                      {"completed", a.completed}, {"index_kept", a.index_kept}}));
     return;
   }
   std::string branch = a.branch.rfind("refs/heads/", 0) == 0 ? a.branch.substr(11) : a.branch;

@@ -100,6 +100,8 @@ int main(int argc, char** argv) {
 
   const ws::BuildStats& st = result->stats;
   if (o.stats) fmt::print(stderr, "parsed {}, cache hits {}, cache misses {}\n", st.parsed, st.cache_hits, st.cache_misses);
+  if (o.stats && st.partly_read > 0)
+    fmt::print(stderr, "partly read {} (checked files whose references may be incomplete)\n", st.partly_read);
   if (!st.cache_error.empty()) wscli::print_warning(kTool, st.cache_error);
 
   const ws::BuildSummary& s = result->summary;

@@ -11,6 +11,7 @@
 #include "common/progress.h"
 #include "common/proposal_text.h"
 #include "libcheck/compile.h"
+#include "libcheck/json_output.h"
 #include "libcheck/policy_change.h"
 #include "libcheck/proposal.h"
 #include "libcheck/render.h"
@@ -92,7 +93,7 @@ int main(int argc, char** argv) {
                      {"branch", staged->branch}, {"files", files},
                      {"policy_change", ws::policy_paths(staged->files)}};
     j["supersedes"] = staged->superseded.empty() ? nlohmann::json() : nlohmann::json(staged->superseded);
-    fmt::print("{}\n", j.dump());
+    fmt::print("{}\n", ws::json_text(std::move(j)));
     wscli::exit_without_teardown(wscli::kExitOk);
   }
   fmt::print("proposal {}\n", staged->id);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/cli.h"
+#include "libcheck/json_output.h"
 #include "libcheck/listing.h"
 #include "libcheck/terminal_text.h"
 
@@ -48,10 +49,10 @@ void print_json(const ws::Listing& listing, std::size_t max) {
     j["blob"] = le.secret || le.entry->blob_id.empty() ? nlohmann::json() : nlohmann::json(le.entry->blob_id);
     j["size"] = le.size ? nlohmann::json(*le.size) : nlohmann::json();
     if (!le.entry->old_path.empty()) j["old_path"] = le.entry->old_path;
-    fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    fmt::print("{}\n", ws::json_text(std::move(j)));
   }
   if (listing.omitted)
-    fmt::print("{}\n", nlohmann::json{{"type", "Listing-Truncated"}, {"omitted", listing.omitted}, {"max", max}}.dump());
+    fmt::print("{}\n", ws::json_text(nlohmann::json{{"type", "Listing-Truncated"}, {"omitted", listing.omitted}, {"max", max}}));
 }
 
 // Paths, kinds and names come from the workspace: on a line of their own they

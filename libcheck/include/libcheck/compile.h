@@ -38,6 +38,7 @@ struct BuildStats {
   std::size_t parsed = 0;        // files read through a reader in this build
   std::size_t cache_hits = 0;    // base definitions taken from the cache
   std::size_t cache_misses = 0;  // base definitions the cache lacked (then parsed)
+  std::size_t partly_read = 0;   // checked definitions whose references may be incomplete
   bool cache_rebuilt = false;    // a cache file existed but was unusable (version, damage)
   // How the base commit's definitions were had: every unchanged entry read
   // (whole), or the saved index of the base (indexed: only the changed

@@ -40,6 +40,9 @@ struct Definition {
   std::vector<Member> members;
   std::vector<Reference> refs;
   std::vector<Diagnostic> diagnostics;  // per-file: syntax, encoding, schema, name, scope
+  // Code the grammar could not parse whole: its references were read outside
+  // the parts that do not parse, so some may be missing (ws-build(1), --stats).
+  bool partly_read = false;
 };
 
 // Syntax classes a match can lie in, for `ws-grep --in`.

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "libcheck/result.h"
+
 namespace ws {
 
 // Listed in the order check_path tries them: the more specific prefix rules
@@ -33,6 +35,13 @@ enum class PathRule {
 // depth too, so a hand-made tree nested deeper is refused, never followed
 // down to the end of the stack (ws(7), PATH POLICY).
 inline constexpr int kMaxPathDepth = 256;
+
+// What every walk of a tree says on reaching kMaxPathDepth: the folder there
+// holds `path` (the folder's path and the name of its first entry), more
+// components than the cap allows, refused by the rule too_long (ws(7), PATH
+// POLICY). The walk stops there, so a hostile tree nested without end costs
+// no more than the cap's worth of work.
+Error depth_cap_error(std::string path, Errc code = Errc::invalid);
 
 // Stable, kebab-case name of a rule, as printed in messages ("dot-component").
 const char* path_rule_name(PathRule rule);
