@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "git_files.h"
+#include "git_util.h"
+#include "index_refusal.h"
 #include "libcheck/workspace_root.h"
 #include "mount_point.h"
 
@@ -157,10 +159,10 @@ Status walk_worktree(const std::string& root_path, const std::function<bool(cons
   return Ok{};
 }
 
-Status refuse_mount_points(const std::string& root_path, git_repository* repo) {
+Status refuse_mount_points(const std::string& root_path, git_repository* repo, const std::string& index_file) {
   git_index* raw = nullptr;
   if (git_repository_index(&raw, repo) < 0)
-    return make_error(Errc::environment, "cannot read the index of '" + root_path + "'");
+    return index_load_error(index_file, git::error(Errc::environment, "cannot read the index"));
   std::unique_ptr<git_index, decltype(&git_index_free)> index(raw, git_index_free);
   return walk_worktree(root_path, [&](const WalkItem& item) {
     if (item.type != WalkItem::Type::dir) return false;

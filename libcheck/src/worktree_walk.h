@@ -38,7 +38,8 @@ Status walk_worktree(const std::string& root_path, const std::function<bool(cons
 // For the views libgit2 computes, whose own walk would cross a mount point:
 // walks the folders git would enter (those with something tracked below,
 // else those neither ignored nor holding a nested repository) only to
-// refuse a mount point among them, as walk_worktree does.
-Status refuse_mount_points(const std::string& root_path, git_repository* repo);
+// refuse a mount point among them, as walk_worktree does. `index_file` is
+// the index libgit2 loads, named when it refuses to (index_refusal.h).
+Status refuse_mount_points(const std::string& root_path, git_repository* repo, const std::string& index_file);
 
 }  // namespace ws::detail
