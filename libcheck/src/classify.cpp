@@ -144,7 +144,7 @@ const char* syntax_class_name(SyntaxClass c) {
 
 std::vector<ClassRange> classify_syntax(Format format, std::string_view bytes) {
   if (bytes.size() >= 0xFFFFFFFFu) return {};
-  std::uint32_t begin = bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  auto begin = static_cast<std::uint32_t>(bom_length(bytes));
   std::vector<ClassRange> out;
   switch (format) {
     case Format::csharp: out = classify_csharp(bytes, begin); break;

@@ -73,6 +73,7 @@ enum class Outcome { searched, binary, link, hard_link, secret, error };
 struct Found {
   Error error;        // for Outcome::error
   std::string bytes;  // kept only while the file still has to be printed
+  std::size_t bom = 0;  // a leading byte order mark: not text (see Search::run)
   FileHits hits;
   std::string name;
   std::string text;   // formatted output, when workers format
@@ -94,17 +95,21 @@ struct Job {
 class Search {
  public:
   Search(const View& view, const KindPack& kinds, const GrepOptions& o, const Matcher& m,
-         std::optional<SymbolQuery> q)
-      : view_(view), kinds_(kinds), o_(o), m_(m), q_(std::move(q)) {}
+         std::vector<SymbolQuery> qs)
+      : view_(view), kinds_(kinds), o_(o), m_(m), qs_(std::move(qs)) {}
 
   // Whether a file of `kind` can hold what --ref/--defines looks for.
   bool may_hold(const Kind* kind) const {
-    if (!q_) return true;
+    if (qs_.empty()) return true;
     if (!kind) return false;
-    if (!o_.defines.empty()) return kind == q_->kind;
+    return std::any_of(qs_.begin(), qs_.end(), [&](const SymbolQuery& q) { return may_hold(kind, q); });
+  }
+
+  bool may_hold(const Kind* kind, const SymbolQuery& q) const {
+    if (!o_.defines.empty()) return kind == q.kind;
     if (kind->format == Format::csharp) return true;
     return std::any_of(kind->refs.begin(), kind->refs.end(),
-                       [&](const RefSpec& r) { return r.target_kind == q_->kind->name; });
+                       [&](const RefSpec& r) { return r.target_kind == q.kind->name; });
   }
 
   void run(Job& job, bool format_now) const {
@@ -113,8 +118,13 @@ class Search {
     if (!bytes) {
       // A link met on the way (a symlinked directory) is skipped like a link
       // entry, and so is a file with several hard links: both are links.
+      // A working-tree file found to hold a secret's bytes is skipped like
+      // one the view knew to hold them.
       const std::string& rule = bytes.error().rule;
-      job.outcome = rule == "symlink" ? Outcome::link : rule == "hard-link" ? Outcome::hard_link : Outcome::error;
+      job.outcome = rule == "symlink"     ? Outcome::link
+                    : rule == "hard-link" ? Outcome::hard_link
+                    : rule == "secret"    ? Outcome::secret
+                                          : Outcome::error;
       if (job.outcome == Outcome::error) {
         job.found = std::make_unique<Found>();
         job.found->error = bytes.error();
@@ -127,8 +137,11 @@ class Search {
       return;
     }
     Found f;
-    if (q_) structural(job, f, t);
-    else lines(job, f, t);
+    // A leading UTF-8 byte order mark is not text, as for rg: line 1 starts
+    // after it, and columns and offsets count from there (ws-grep(1)).
+    f.bom = bom_length(t);
+    if (!qs_.empty()) structural(job, f, t);
+    else lines(job, f, t.substr(f.bom));
     job.results = detail::result_count(f.hits, o_);
     if (!job.results) return;
     // Bytes the view has no id for (an untracked file) that turn out to be
@@ -157,8 +170,8 @@ class Search {
   }
 
   detail::GrepFile file_of(const Job& job, const Found& f) const {
-    return detail::GrepFile{job.entry->path, f.bytes, job.kind_label, f.name,
-                            q_ ? std::string_view(q_->text) : std::string_view()};
+    return detail::GrepFile{job.entry->path, std::string_view(f.bytes).substr(f.bom), job.kind_label, f.name,
+                            qs_.empty() ? nullptr : &symbol_texts_};
   }
 
  private:
@@ -179,13 +192,9 @@ class Search {
     f.hits = select_lines(m_, t, so);
   }
 
-  // --ref / --defines: positions from the reader, optionally filtered by -e.
-  void structural(const Job& job, Found& f, std::string_view t) const {
-    const SymbolQuery& q = *q_;
-    // Cheap rejection: the name must appear, unless an escape could spell it.
-    if (t.find(q.name) == std::string_view::npos && t.find('\\') == std::string_view::npos) return;
-    Definition d = read_definition(*job.kind, job.entry->path, t, kinds_);
-    if (d.has_name) f.name = d.name;
+  // Where `d` holds what `q` asks for: its references (--ref) or the name
+  // it defines (--defines); spans in the file's bytes.
+  std::vector<MatchSpan> positions(const Definition& d, const SymbolQuery& q) const {
     std::vector<MatchSpan> found;
     auto add = [&](const Span& s) { found.push_back({s.start_byte, std::max(s.start_byte, s.end_byte)}); };
     if (!o_.ref.empty()) {
@@ -201,10 +210,47 @@ class Search {
                q.kind->implicit_members.end())
         add(d.name_span);  // N.Ticket.Type exists wherever N.Ticket does
     }
-    std::sort(found.begin(), found.end(), [](const MatchSpan& a, const MatchSpan& b) { return a.start < b.start; });
+    return found;
+  }
+
+  // The positions of every symbol asked for (a repeated --ref or --defines:
+  // any of them), in file order, each once: a position two symbols find
+  // (N.Ticket and N.Ticket.Status) counts for the first given. Spans are
+  // moved past the BOM; `symbols` gets the symbol of each.
+  std::vector<MatchSpan> all_positions(const Definition& d, std::uint32_t bom, std::vector<std::uint32_t>& symbols) const {
+    std::vector<std::pair<MatchSpan, std::uint32_t>> found;
+    for (std::uint32_t i = 0; i < qs_.size(); ++i)
+      for (const MatchSpan& s : positions(d, qs_[i]))
+        if (s.start >= bom) found.push_back({{s.start - bom, s.end - bom}, i});  // no reader points into the BOM
+    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first.start < b.first.start; });
+    std::vector<MatchSpan> out;
+    for (const auto& [span, i] : found) {
+      if (!out.empty() && out.back().start == span.start && out.back().end == span.end) continue;
+      out.push_back(span);
+      symbols.push_back(i);
+    }
+    return out;
+  }
+
+  // Whether `t` may hold a symbol asked for: its name appears, or an escape could spell it.
+  bool may_mention(std::string_view t) const {
+    if (t.find('\\') != std::string_view::npos) return true;
+    return std::any_of(qs_.begin(), qs_.end(), [&](const SymbolQuery& q) { return t.find(q.name) != std::string_view::npos; });
+  }
+
+  // --ref / --defines: positions from the reader, optionally filtered by -e.
+  // The reader takes the whole file; its positions are moved past the BOM.
+  void structural(const Job& job, Found& f, std::string_view file) const {
+    std::string_view t = file.substr(f.bom);
+    if (!may_mention(t)) return;
+    Definition d = read_definition(*job.kind, job.entry->path, file, kinds_);
+    if (d.has_name) f.name = d.name;
+    std::vector<std::uint32_t> symbols;
+    std::vector<MatchSpan> found = all_positions(d, static_cast<std::uint32_t>(f.bom), symbols);
     std::uint32_t line_no = 1;
     std::size_t counted_to = 0;
-    for (const MatchSpan& s : found) {
+    for (std::size_t k = 0; k < found.size(); ++k) {
+      const MatchSpan& s = found[k];
       if (s.start > t.size()) continue;
       line_no += static_cast<std::uint32_t>(std::count(t.begin() + counted_to, t.begin() + s.start, '\n'));
       counted_to = s.start;
@@ -219,7 +265,7 @@ class Search {
       if (o_.max_count && f.hits.hits.size() >= *o_.max_count) break;
       auto begin = static_cast<std::uint32_t>(f.hits.spans.size());
       f.hits.spans.push_back({s.start, static_cast<std::uint32_t>(std::min<std::size_t>(s.end, le))});
-      f.hits.hits.push_back({line_no, static_cast<std::uint32_t>(ls), static_cast<std::uint32_t>(le), begin, 1, true});
+      f.hits.hits.push_back({line_no, static_cast<std::uint32_t>(ls), static_cast<std::uint32_t>(le), begin, 1, true, symbols[k]});
     }
   }
 
@@ -227,7 +273,14 @@ class Search {
   const KindPack& kinds_;
   const GrepOptions& o_;
   const Matcher& m_;
-  std::optional<SymbolQuery> q_;
+  std::vector<SymbolQuery> qs_;  // --ref or --defines, in the order given; empty for a pattern search
+  std::vector<std::string> symbol_texts_ = texts(qs_);
+
+  static std::vector<std::string> texts(const std::vector<SymbolQuery>& qs) {
+    std::vector<std::string> out;
+    for (const auto& q : qs) out.push_back(q.text);
+    return out;
+  }
 };
 
 }  // namespace
@@ -246,22 +299,22 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
   }
   if (!options.ref.empty() && !options.defines.empty())
     return make_error(Errc::usage, "--ref and --defines are exclusive: pick one");
-  std::optional<SymbolQuery> query;
-  if (!options.ref.empty() || !options.defines.empty()) {
-    auto q = parse_symbol(kinds, options.ref.empty() ? options.defines : options.ref);
+  std::vector<SymbolQuery> queries;
+  for (const auto& symbol : options.ref.empty() ? options.defines : options.ref) {
+    auto q = parse_symbol(kinds, symbol);
     if (!q) return q.error();
     if (!options.defines.empty() && q->kind->never_read)
       return make_error(Errc::usage, "secret '" + q->text + "' is never searched: its content is never opened",
                         q->text, "secret");
-    query = std::move(q).value();
+    queries.push_back(std::move(q).value());
   }
   auto matcher = Matcher::compile(options);
   if (!matcher) return matcher.error();
-  if (!matcher->has_pattern() && !query)
+  if (!matcher->has_pattern() && queries.empty())
     return make_error(Errc::usage, "nothing to search for: give a PATTERN, -e PATTERN, --ref or --defines");
 
   GrepOptions o = options;
-  if (query) o.column = true;  // a reference is a position: line and column
+  if (!queries.empty()) o.column = true;  // a reference is a position: line and column
   if (o.mode == GrepMode::files || o.mode == GrepMode::count) o.before = o.after = 0;
 
   GrepSummary summary;
@@ -321,10 +374,10 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
   // neither does this. (Process-wide: the ws-grep process does nothing else;
   // git fsck is the tool for integrity.)
   git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
-  Search search(view, kinds, o, *matcher, query);
+  Search search(view, kinds, o, *matcher, std::move(queries));
   // Without a cap every file's output is final, so workers format it; with
   // one, the printer formats in order and stops where the cap falls.
-  const bool format_now = o.max == 0;
+  const bool format_now = !o.max;
   const bool separate = (o.before || o.after) && !o.json &&
                         (o.mode == GrepMode::lines || o.mode == GrepMode::only_matching);
   std::size_t printed = 0;
@@ -344,7 +397,7 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
     if (!job.results) return;
     ++summary.files_matched;
     summary.results += job.results;
-    if (o.max && printed >= o.max) { summary.omitted += job.results; return; }
+    if (o.max && printed >= *o.max) { summary.omitted += job.results; return; }
     buffer.clear();
     if (separate && any_output) buffer += "--\n";
     const Found& f = *job.found;
@@ -352,7 +405,7 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
       buffer += f.text;
       printed += job.results;
     } else {
-      std::size_t room = o.max ? o.max - printed : std::numeric_limits<std::size_t>::max();
+      std::size_t room = o.max ? *o.max - printed : std::numeric_limits<std::size_t>::max();
       std::size_t n = detail::format_file(buffer, search.file_of(job, f), f.hits, o, room);
       printed += n;
       summary.omitted += job.results - n;

@@ -155,7 +155,7 @@ class Printer {
   nlohmann::ordered_json record(const LineHit& hit, std::string_view line) {
     nlohmann::ordered_json j{{"type", "match"}, {"path", std::string(f_.path)}, {"kind", std::string(f_.kind)},
                              {"name", nullable(f_.name)}};
-    if (!f_.symbol.empty()) j["symbol"] = std::string(f_.symbol);
+    if (f_.symbols) j["symbol"] = f_.symbols->at(hit.symbol);
     j["line"] = hit.line;
     j["column"] = 1;
     j["start"] = hit.start;
@@ -283,7 +283,7 @@ std::size_t format_file(std::string& out, const GrepFile& f, const FileHits& h, 
 std::string truncated_record(std::size_t omitted, const GrepOptions& o) {
   if (o.json) {
     std::string out;
-    dump(out, nlohmann::ordered_json{{"type", "Grep-Truncated"}, {"omitted", omitted}, {"max", o.max}});
+    dump(out, nlohmann::ordered_json{{"type", "Grep-Truncated"}, {"omitted", omitted}, {"max", o.max.value_or(0)}});
     return out;
   }
   std::string out = "Grep-Truncated: ";

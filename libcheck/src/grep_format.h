@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "libcheck/grep.h"
 
@@ -16,7 +17,8 @@ struct GrepFile {
   std::string_view bytes;
   std::string_view kind;    // kind name, "config" or "unrouted"
   std::string_view name;    // definition name; empty when unknown
-  std::string_view symbol;  // --ref/--defines symbol; empty otherwise
+  // --ref/--defines: the symbols, as LineHit::symbol indexes them; null otherwise.
+  const std::vector<std::string>* symbols = nullptr;
 };
 
 // Results one file yields without a cap: selected lines, matches with -o or

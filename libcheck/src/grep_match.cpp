@@ -13,13 +13,14 @@
 #include <emmintrin.h>
 #endif
 
+#include "grep_pattern.h"
 #include "libcheck/grep.h"
 
 namespace ws {
 
 struct Matcher::Impl {
-  std::unique_ptr<RE2> re;        // the search, word-bounded with -w
-  std::unique_ptr<RE2> plain;     // with -w: the bare alternation, to find candidates fast
+  std::unique_ptr<RE2> re;        // the search, word-bounded with -w or an edge '\b'
+  std::unique_ptr<RE2> plain;     // when bounded: the bare alternation, to find candidates fast
   std::string literal;            // non-empty: a plain literal, searched with memmem
   // Non-empty: a literal under -i searched bytewise (see ascii_foldable),
   // held lowercase; `fold` has 0x20 where the needle has a letter, so
@@ -28,7 +29,10 @@ struct Matcher::Impl {
   std::string fold;
   std::size_t off1 = 0, off2 = 0;  // the needle's two rarest bytes, scanned for
   bool kelvin = false, long_s = false;  // the needle holds k/K, s/S
-  bool word = false;
+  bool word = false;     // -w, or a leading or trailing '\b': `re` has the match as group 1
+  // A leading '\b' (grep_pattern.h): the code point before the search's
+  // start is looked at too, as rg's \b sees it (-w, as rg 13's, does not).
+  bool look_back = false;
 };
 
 namespace {
@@ -142,9 +146,63 @@ bool find_folded(const Matcher::Impl& im, std::string_view text, std::size_t fro
   return false;
 }
 
-// Word characters as rg counts them (Unicode letters, marks, digits,
-// connector punctuation), so -w agrees with rg -w outside ASCII too.
-constexpr const char* kNonWord = "[^\\pL\\pM\\pN\\p{Pc}]";
+// A pattern as the user wrote it, cut for a message.
+std::string shown_pattern(const std::string& p) { return p.size() > 200 ? p.substr(0, 200) + "..." : p; }
+
+// One pattern in RE2's syntax (-F quoted, else rg's classes spelled out;
+// grep_pattern.h), compiled alone so that an error names the user's
+// pattern, not the alternation it ends up in.
+Result<detail::RgPattern> piece_of(const std::string& p, const GrepOptions& o, const RE2::Options& opt) {
+  auto invalid = [&](const std::string& why) {
+    return make_error(Errc::usage, "invalid pattern '" + shown_pattern(p) + "': " + why, p, "pattern");
+  };
+  detail::RgPattern piece;
+  if (o.fixed_strings) {
+    piece.re2 = RE2::QuoteMeta(p);
+  } else {
+    auto t = detail::translate_pattern(p);
+    if (!t) return invalid(t.error().message);
+    piece = std::move(t).value();
+  }
+  RE2 alone(piece.re2, opt);
+  if (alone.ok()) return piece;
+  // RE2's words about what was written, not about the classes spelled out in it.
+  RE2 as_written(p, opt);
+  return invalid(as_written.ok() ? alone.error() : as_written.error());
+}
+
+// The patterns as one RE2 alternation, each in a group of its own; the
+// edge boundaries they share (every pattern has them, or none does).
+Result<detail::RgPattern> alternation_of(const std::vector<std::string>& patterns, const GrepOptions& o,
+                                         const RE2::Options& opt) {
+  detail::RgPattern out;
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    auto piece = piece_of(patterns[i], o, opt);
+    if (!piece) return piece.error();
+    if (i && (piece->leading_boundary != out.leading_boundary || piece->trailing_boundary != out.trailing_boundary))
+      return make_error(Errc::usage,
+                        "invalid pattern '" + shown_pattern(patterns[i]) +
+                            "': a leading or trailing '\\b' must be in every pattern or in none (see ws-grep(1))",
+                        patterns[i], "pattern");
+    out.leading_boundary = piece->leading_boundary;
+    out.trailing_boundary = piece->trailing_boundary;
+    out.re2 += (i ? "|(?:" : "(?:") + piece->re2 + ")";
+  }
+  return out;
+}
+
+// The match as capture group 1 between tests of its neighbours (RE2 has no
+// look-around): a line edge or a non-word character (rg's \W) before it,
+// after it, or both. With `look_back`, a non-word character before it comes
+// first, as the search may start on that character (Matcher::find).
+std::string bounded(const std::string& alternation, bool before, bool after, bool look_back) {
+  const std::string& nw = detail::non_word_class();
+  std::string re = "(?m)";
+  if (before) re += look_back ? "(?:" + nw + "|^)" : "(?:^|" + nw + ")";
+  re += "(" + alternation + ")";
+  if (after) re += "(?:$|" + nw + ")";
+  return re;
+}
 
 }  // namespace
 
@@ -164,28 +222,18 @@ Result<Matcher> Matcher::compile(const GrepOptions& o) {
   if (patterns.empty()) return m;
 
   RE2::Options opt = re2_options(o);
-  std::string alternation;
-  for (const auto& p : patterns) {
-    std::string piece = o.fixed_strings ? RE2::QuoteMeta(p) : p;
-    // Each pattern alone first, so that the error names the user's pattern,
-    // not the alternation it ends up in.
-    RE2 alone(piece, opt);
-    if (!alone.ok()) {
-      std::string shown = p.size() > 200 ? p.substr(0, 200) + "..." : p;
-      return make_error(Errc::usage, "invalid pattern '" + shown + "': " + alone.error(), p, "pattern");
-    }
-    alternation += alternation.empty() ? "" : "|";
-    alternation += "(?:" + piece + ")";
-  }
+  auto alt = alternation_of(patterns, o, opt);
+  if (!alt) return alt.error();
+  const std::string& alternation = alt->re2;
   auto impl = std::make_shared<Impl>();
-  impl->word = o.word;
+  const bool before = o.word || alt->leading_boundary, after = o.word || alt->trailing_boundary;
+  impl->word = before || after;
+  // -w already keeps the match off a word character before it; rg 13's -w
+  // does not look behind where a search starts.
+  impl->look_back = alt->leading_boundary && !o.word;
   std::string plain = "(?m)" + alternation;
-  if (o.word) {
-    // Like rg 13: the match must be preceded by a line start or a non-word
-    // character and followed by a line end or one (RE2 has no look-around,
-    // so the match proper is capture group 1).
-    std::string wrapped = std::string("(?m)(?:^|") + kNonWord + ")(" + alternation + ")(?:$|" + kNonWord + ")";
-    impl->re = std::make_unique<RE2>(wrapped, opt);
+  if (impl->word) {
+    impl->re = std::make_unique<RE2>(bounded(alternation, before, after, impl->look_back), opt);
     impl->plain = std::make_unique<RE2>(plain, opt);
     if (!impl->plain->ok())
       return make_error(Errc::usage, "invalid pattern: " + impl->plain->error(), {}, "pattern");
@@ -256,7 +304,7 @@ bool Matcher::find(std::string_view text, std::size_t from, std::size_t to, std:
     end = start + m.size();
     return true;
   }
-  // -w: the bare alternation finds the first candidate with RE2's literal
+  // -w or an edge '\b': the bare alternation finds the first candidate with RE2's literal
   // prefix acceleration; the bounded search starts on its line, as no word
   // match can start before the first bare match.
   re2::StringPiece c;
@@ -264,6 +312,14 @@ bool Matcher::find(std::string_view text, std::size_t from, std::size_t to, std:
   std::size_t cand = static_cast<std::size_t>(c.data() - text.data());
   std::size_t line = cand;
   while (line > from && text[line - 1] != '\n') --line;
+  // A leading '\b' holds at `from` when the code point before it is not a
+  // word character: the bounded search starts on that code point, to take
+  // it as the non-word character before the match (it cannot be where the
+  // match starts: the pattern starts with a word character).
+  if (im.look_back && line == from && from > 0 && text[from - 1] != '\n') {
+    detail::PreviousCodePoint before = detail::previous_code_point(text, from);
+    if (!before.word) line = before.start;
+  }
   re2::StringPiece groups[2];
   if (!im.re->Match(whole, line, to, RE2::UNANCHORED, groups, 2)) return false;
   start = static_cast<std::size_t>(groups[1].data() - text.data());

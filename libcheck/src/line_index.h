@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -15,8 +16,10 @@ class LineIndex {
  public:
   explicit LineIndex(std::string_view bytes) : size_(static_cast<std::uint32_t>(bytes.size())) {
     starts_.push_back(0);
-    for (std::uint32_t i = 0; i < size_; ++i)
-      if (bytes[i] == '\n') starts_.push_back(i + 1);
+    const char* begin = bytes.data();
+    const char* end = begin + size_;
+    for (const char* p = begin; p != end && (p = static_cast<const char*>(std::memchr(p, '\n', end - p))); ++p)
+      starts_.push_back(static_cast<std::uint32_t>(p - begin) + 1);
   }
 
   // Lines end at '\n' only: a CRLF file's '\r' is the last byte of its line.

@@ -8,6 +8,24 @@
 
 namespace ws {
 
+namespace {
+
+// Moves the entries with a refusal in `why` (one per entry) to the refused
+// ones, kept in path order whatever rule refused each path.
+void drop_refused(Listing& out, std::vector<std::optional<Error>>& why) {
+  if (std::none_of(why.begin(), why.end(), [](const auto& w) { return w.has_value(); })) return;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < out.entries.size(); ++i) {
+    if (why[i]) out.refused.push_back(std::move(*why[i]));
+    else if (kept++ != i) out.entries[kept - 1] = std::move(out.entries[i]);
+  }
+  out.entries.resize(kept);
+  std::stable_sort(out.refused.begin(), out.refused.end(),
+                   [](const Error& a, const Error& b) { return a.subject < b.subject; });
+}
+
+}  // namespace
+
 Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
   for (const auto& k : options.kinds)
     if (!ws.kinds.by_name(k)) {
@@ -70,24 +88,17 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
     const ListedEntry& le = out.entries[i];
     if (!le.secret) why[i] = ws.view.content().refusal(*le.entry);
   });
-  if (std::any_of(why.begin(), why.end(), [](const auto& w) { return w.has_value(); })) {
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < out.entries.size(); ++i) {
-      if (why[i]) out.refused.push_back(std::move(*why[i]));
-      else if (kept++ != i) out.entries[kept - 1] = std::move(out.entries[i]);
-    }
-    out.entries.resize(kept);
-    // One report in path order, whatever rule refused each path.
-    std::stable_sort(out.refused.begin(), out.refused.end(),
-                     [](const Error& a, const Error& b) { return a.subject < b.subject; });
-  }
+  drop_refused(out, why);
 
-  if (options.max && out.entries.size() > options.max) {
-    out.omitted = out.entries.size() - options.max;
-    out.entries.resize(options.max);
+  if (options.max && out.entries.size() > *options.max) {
+    out.omitted = out.entries.size() - *options.max;
+    out.entries.resize(*options.max);
   }
 
   if (options.want_names) {
+    // A working-tree file found, once read, to hold a secret's bytes is
+    // refused like one the view knew to hold them: no name, no size.
+    std::vector<std::optional<Error>> secret_bytes(out.entries.size());
     parallel_for(out.entries.size(), [&](std::size_t i) {
       ListedEntry& le = out.entries[i];
       const ViewEntry& e = *le.entry;
@@ -100,11 +111,13 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
       le.size = ws.view.content().size_of(e);
       if (!le.kind) return;
       auto bytes = ws.view.read(e);
+      if (!bytes && bytes.error().rule == path_rule_name(PathRule::secret)) secret_bytes[i] = bytes.error();
       if (!bytes) return;
       if (!le.size) le.size = bytes->size();
       Definition d = read_definition(*le.kind, e.path, *bytes, ws.kinds);
       if (d.has_name) le.name = d.name;
     });
+    drop_refused(out, secret_bytes);
   }
   return out;
 }

@@ -4,6 +4,7 @@
 #include "libcheck/path_policy.h"
 
 #include <array>
+#include <string>
 
 #include "confined_open.h"
 
@@ -45,26 +46,58 @@ bool any_component(std::string_view path, F f) {
 
 bool is_dot(std::string_view c) { return c == "." || c == ".."; }
 
-// Windows drops trailing dots and spaces from a name, so ".secrets. " opens
-// ".secrets" there; strip them before comparing a reserved name.
-std::string_view without_trailing_dots_spaces(std::string_view c) {
-  while (!c.empty() && (c.back() == '.' || c.back() == ' ')) c.remove_suffix(1);
-  return c;
+// What follows a name on NTFS: dots and spaces (which Windows drops), then
+// the end of the component, a backslash (a separator there) or a ':' that
+// starts an alternate data stream (".git::$INDEX_ALLOCATION" is the
+// directory itself, ".git:x" a stream of it).
+enum class NtfsTail { none, end, stream };
+
+NtfsTail ntfs_tail(std::string_view c, size_t i) {
+  while (i < c.size() && (c[i] == '.' || c[i] == ' ')) ++i;
+  if (i == c.size()) return NtfsTail::end;
+  return c[i] == ':' || is_sep(c[i]) ? NtfsTail::stream : NtfsTail::none;
+}
+
+// How `c` spells `name` on NTFS, in any case and with any such tail.
+NtfsTail ntfs_spelling(std::string_view c, std::string_view name) {
+  return istarts_with(c, name) ? ntfs_tail(c, name.size()) : NtfsTail::none;
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+bool is_hex_digit(char c) { return is_digit(c) || (ascii_lower(c) >= 'a' && ascii_lower(c) <= 'f'); }
+
+// Past "~N" (N from 1, any number of digits) at `i`; npos when not there.
+size_t past_tilde_number(std::string_view c, size_t i) {
+  if (i + 1 >= c.size() || c[i] != '~' || c[i + 1] < '1' || c[i + 1] > '9') return std::string_view::npos;
+  for (i += 2; i < c.size() && is_digit(c[i]); ++i) {
+  }
+  return i;
 }
 
 // NTFS spellings of the git directory, as git's protectNTFS refuses them: the
-// name, or its 8.3 short name "git~1", in any case, followed only by dots and
-// spaces (which Windows drops) and then the end of the component, a
-// backslash, or a ':' that starts an alternate data stream
-// (".git::$INDEX_ALLOCATION" is the directory itself).
+// name, or its 8.3 short name "git~1" (the directory git creates first), in
+// any case, with any tail ntfs_tail accepts.
 bool is_ntfs_git_dir(std::string_view c) {
-  for (std::string_view name : {std::string_view(".git"), std::string_view("git~1")}) {
-    if (!istarts_with(c, name)) continue;
-    size_t i = name.size();
-    while (i < c.size() && (c[i] == '.' || c[i] == ' ')) ++i;
-    if (i == c.size() || c[i] == ':' || is_sep(c[i])) return true;
-  }
-  return false;
+  return ntfs_spelling(c, ".git") != NtfsTail::none || ntfs_spelling(c, "git~1") != NtfsTail::none;
+}
+
+// NTFS spellings of the secrets folder: the name; the 8.3 short name Windows
+// generates for it, "SECRET~N" (any N: the folder need not be the first of
+// its prefix); and the fallback short name made when ~1 to ~4 are taken,
+// "SE" then four hex digits of a hash of the long name then "~N", matched for
+// every hash, as git's is_ntfs_dot_generic does for a hash it knows; each in
+// any case, with any tail ntfs_tail accepts.
+NtfsTail ntfs_secret_spelling(std::string_view c) {
+  if (NtfsTail t = ntfs_spelling(c, ".secrets"); t != NtfsTail::none) return t;
+  size_t after_prefix = 0;
+  if (istarts_with(c, "secret")) after_prefix = 6;
+  else if (istarts_with(c, "se") && c.size() >= 6 && is_hex_digit(c[2]) && is_hex_digit(c[3]) && is_hex_digit(c[4]) &&
+           is_hex_digit(c[5]))
+    after_prefix = 6;
+  else return NtfsTail::none;
+  size_t end = past_tilde_number(c, after_prefix);
+  return end == std::string_view::npos ? NtfsTail::none : ntfs_tail(c, end);
 }
 
 // HFS+ ignores some zero-width and direction-control code points when it
@@ -82,24 +115,31 @@ size_t hfs_ignorable_length(std::string_view s) {
   return 0;
 }
 
-bool is_hfs_git_dir(std::string_view c) {
+// Whether HFS+ opens `c` as `name` (ASCII, at most 16 bytes): the same
+// letters in any case once the ignorable code points are dropped (git's
+// protectHFS).
+bool hfs_folds_to(std::string_view c, std::string_view name) {
   // The folded name starts with the first byte that does not begin an
-  // ignorable code point, so a component starting with any byte other than
-  // '.' or such a lead byte folds to something else: every plain name of a
-  // workspace is settled here, at one comparison.
-  if (c.empty() || (c[0] != '.' && hfs_ignorable_length(c) == 0)) return false;
-  char folded[4];
+  // ignorable code point, so a component starting with any other byte than
+  // the name's first or such a lead byte folds to something else: every
+  // plain name of a workspace is settled here, at one comparison.
+  if (c.empty() || name.empty() ||
+      (ascii_lower(c[0]) != ascii_lower(name[0]) && hfs_ignorable_length(c) == 0))
+    return false;
+  char folded[16];
   size_t n_folded = 0;
   for (size_t i = 0; i < c.size();) {
     if (size_t n = hfs_ignorable_length(c.substr(i))) {
       i += n;
       continue;
     }
-    if (n_folded == 4) return false;
+    if (n_folded == name.size() || n_folded == sizeof folded) return false;
     folded[n_folded++] = c[i++];
   }
-  return iequals(std::string_view(folded, n_folded), ".git");
+  return iequals(std::string_view(folded, n_folded), name);
 }
+
+bool is_hfs_git_dir(std::string_view c) { return hfs_folds_to(c, ".git"); }
 
 bool has_unc_prefix(std::string_view p) { return p.size() >= 2 && is_sep(p[0]) && is_sep(p[1]); }
 
@@ -261,7 +301,7 @@ bool is_plain_path(std::string_view p) {
   // (drive, NTFS streams), no '\\' (UNC, backslash), no '/' at either end
   // and none doubled (absolute, empty components), no component starting
   // with '.' ('.', '..', '.git' and every spelling of it, '.secrets'), no
-  // '~' ("git~1"), no byte outside ASCII letters, digits, '_', '-', '.'
+  // '~' ("git~1", "secret~1"), no byte outside ASCII letters, digits, '_', '-', '.'
   // (control characters, HFS's ignorable code points), and lengths in
   // bounds (too_long), depth included.
   if (p.empty() || p.size() > kMaxPathBytes) return false;
@@ -310,18 +350,45 @@ std::optional<PathRejection> check_path(std::string_view path, const PathPolicy&
   return std::nullopt;
 }
 
-// Case-insensitive, and blind to trailing dots and spaces, as on the file
-// systems that fold case or drop them: there '.SECRETS./x' opens '.secrets/x'.
-bool is_secret_folder(std::string_view component) {
-  return iequals(without_trailing_dots_spaces(component), ".secrets");
+namespace {
+
+// `c` without HFS+'s ignorable code points.
+std::string without_hfs_ignorables(std::string_view c) {
+  std::string out;
+  out.reserve(c.size());
+  for (size_t i = 0; i < c.size();) {
+    if (size_t n = hfs_ignorable_length(c.substr(i))) i += n;
+    else out += c[i++];
+  }
+  return out;
 }
 
+// How a component spells the secrets folder: not at all, as the folder's
+// name (content is below it), or as a stream of it (content in itself).
+// git-dir's spellings, for '.secrets': NTFS's (case, trailing dots and
+// spaces, 8.3 short names, streams) once HFS+'s ignorable code points are
+// dropped, so a name that mixes the two file systems' foldings is one too.
+NtfsTail secret_spelling(std::string_view c) {
+  // Only a component holding a lead byte of such a code point is copied.
+  if (c.find_first_of("\xe2\xef") != std::string_view::npos) return ntfs_secret_spelling(without_hfs_ignorables(c));
+  return ntfs_secret_spelling(c);
+}
+
+}  // namespace
+
+bool is_secret_folder(std::string_view component) { return secret_spelling(component) != NtfsTail::none; }
+
 bool is_secret_path(std::string_view p) {
-  // Every plain name of a workspace is settled at its first byte.
-  if (p.empty() || p.front() != '.') return false;
+  // Every plain name of a workspace is settled at its first byte: only
+  // '.', 's' (short names) and the lead bytes of HFS+'s ignorable code
+  // points can start a spelling of the folder.
+  if (p.empty()) return false;
+  char first = ascii_lower(p.front());
+  if (first != '.' && first != 's' && hfs_ignorable_length(p) == 0) return false;
   size_t slash = p.find('/');
-  if (slash == std::string_view::npos || slash + 1 == p.size()) return false;
-  return is_secret_folder(p.substr(0, slash));
+  NtfsTail t = secret_spelling(p.substr(0, slash));
+  if (t == NtfsTail::stream) return true;  // '.secrets:x' is stored with the folder itself
+  return t == NtfsTail::end && slash != std::string_view::npos && slash + 1 < p.size();
 }
 
 bool is_git_dir_component(std::string_view component) {

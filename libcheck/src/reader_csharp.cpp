@@ -88,10 +88,30 @@ std::string_view plain_name(std::string_view name) { return name.substr(0, 1) ==
 bool field_is(const char* field, std::string_view want) { return field && want == field; }
 
 // The nodes from the root to the node being visited, with the field each
-// has in its parent.
+// has in its parent. A walk by named child index gives the field as the
+// parent and the index, looked up on first use: only the few nodes whose
+// chain or declaration is read need it, and a lookup per node would cost
+// as much as the walk.
 struct Frame {
+  Frame(TSNode n, const char* f) : node(n), field_(f) {}
+  Frame(TSNode n, TSNode parent, std::uint32_t named_index)
+      : node(n), parent_(parent), index_(named_index), known_(false) {}
+
+  const char* field() const {
+    if (!known_) {
+      field_ = ts_node_field_name_for_named_child(parent_, index_);
+      known_ = true;
+    }
+    return field_;
+  }
+
   TSNode node;
-  const char* field;
+
+ private:
+  mutable const char* field_ = nullptr;
+  TSNode parent_{};
+  std::uint32_t index_ = 0;
+  mutable bool known_ = true;
 };
 using Path = std::vector<Frame>;
 
@@ -117,7 +137,7 @@ std::vector<Token> segments_after(const Path& path, std::size_t at) {
   std::vector<Token> out;
   while (at > 0 && out.size() < 2) {
     TSNode parent = path[at - 1].node;
-    const char* field = path[at].field;
+    const char* field = path[at].field();
     TSNode name{};
     if (is(parent, "member_access_expression") && field_is(field, "expression")) {
       name = ts_node_child_by_field_name(parent, "name", 4);
@@ -141,7 +161,7 @@ std::optional<std::size_t> chain_root(const Path& path, std::string_view bytes) 
   std::size_t at = path.size() - 1;
   if (at > 0 && is(path[at - 1].node, "alias_qualified_name")) {
     TSNode alias = ts_node_child_by_field_name(path[at - 1].node, "alias", 5);
-    if (!field_is(path[at].field, "name") || ts_node_is_null(alias) || text(alias, bytes) != "global")
+    if (!field_is(path[at].field(), "name") || ts_node_is_null(alias) || text(alias, bytes) != "global")
       return std::nullopt;
     --at;
   }
@@ -221,7 +241,7 @@ bool declares_name(const Path& path) {
       "namespace_declaration", "file_scoped_namespace_declaration", "using_directive"};
   std::size_t at = path.size() - 1;
   if (at == 0) return false;
-  const char* field = path[at].field;
+  const char* field = path[at].field();
   std::string_view parent(ts_node_type(path[at - 1].node));
   if (field_is(field, "name") && kNamed.count(parent)) return true;
   if (field_is(field, "left") && parent == "foreach_statement") return true;
@@ -237,8 +257,8 @@ bool declares_name(const Path& path) {
   // `namespace Agents.Billing` declares Agents.
   if (parent == "qualified_name" && field_is(field, "qualifier")) {
     std::size_t q = at - 1;
-    while (q > 0 && is(path[q - 1].node, "qualified_name") && field_is(path[q].field, "qualifier")) --q;
-    return q > 0 && field_is(path[q].field, "name") &&
+    while (q > 0 && is(path[q - 1].node, "qualified_name") && field_is(path[q].field(), "qualifier")) --q;
+    return q > 0 && field_is(path[q].field(), "name") &&
            (is(path[q - 1].node, "namespace_declaration") || is(path[q - 1].node, "file_scoped_namespace_declaration"));
   }
   return false;
@@ -335,66 +355,142 @@ bool shadowed(const std::map<std::string, std::vector<Shadow>>& shadows, const C
   return false;
 }
 
-void read_code(const Kind& kind, std::string_view bytes, TSNode root, const LineIndex& lines, const KindPack& pack,
-               Definition& def) {
-  std::vector<Chain> chains;
-  std::map<std::string, std::vector<Shadow>> shadows;  // root name -> declarations of it
+// What one walk of the tree gathers, node by node: the chains that may be
+// references, and the declarations that shadow a root.
+class CodeScan {
+ public:
+  CodeScan(std::string_view bytes, const KindPack& pack) : bytes_(bytes), pack_(pack) {}
+
+  // The node at the end of `path`; returns whether to descend into it.
+  bool visit(const Path& path);
+  // WS014 for each shadowing declaration, then the references (or WS011)
+  // of the chains outside the scopes of those declarations.
+  void finish(const Kind& kind, const LineIndex& lines, Definition& def) const;
+
+ private:
+  void add_reference(const Kind& kind, const Chain& c, const LineIndex& lines, Definition& def) const;
+
+  std::string_view bytes_;
+  const KindPack& pack_;
+  std::vector<Chain> chains_;
+  std::map<std::string, std::vector<Shadow>> shadows_;  // root name -> declarations of it
+};
+
+bool CodeScan::visit(const Path& path) {
+  static const TypeSet identifier(Grammar::csharp, {"identifier"});
+  static const TypeSet implicit_parameter(Grammar::csharp, {"implicit_parameter"});
+  TSNode n = path.back().node;
+  TSSymbol symbol = ts_node_symbol(n);
+  // What the grammar could not parse is read token by token.
+  if (symbol == static_cast<TSSymbol>(-1)) {  // ts_node_is_error
+    chains_in_error(n, bytes_, pack_, chains_);
+    return false;
+  }
+  bool implicit = implicit_parameter.has(symbol);
+  if (!implicit && !identifier.has(symbol)) return true;
+  std::string_view word = plain_name(text(n, bytes_));
+  if (!pack_.by_root(word)) return true;
+  std::string name(word);
+  if (implicit || declares_name(path)) {
+    TSNode scope = declaration_scope(path);
+    shadows_[name].push_back({n, ts_node_start_byte(scope), ts_node_end_byte(scope)});
+    return true;
+  }
+  auto at = chain_root(path, bytes_);
+  if (!at) return true;
+  Chain c{name, token_of(n), segments_after(path, *at)};
+  if (!c.segments.empty() && c.segments[0].identifier) chains_.push_back(std::move(c));
+  return true;
+}
+
+void CodeScan::finish(const Kind& kind, const LineIndex& lines, Definition& def) const {
+  report_shadows(shadows_, lines, def);
+  for (const Chain& c : chains_)
+    if (!shadowed(shadows_, c)) add_reference(kind, c, lines, def);
+}
+
+void CodeScan::add_reference(const Kind& kind, const Chain& c, const LineIndex& lines, Definition& def) const {
+  const Kind* target = pack_.by_root(c.root);
+  std::uint32_t start = c.root_token.start;
+  Token last = c.segments[0];
+  std::string member;
+  // Only node types have checked members; after a name the chain is runtime API.
+  if (!target->member_pointer.empty() && c.segments.size() >= 2 && c.segments[1].identifier) {
+    last = c.segments[1];
+    member = std::string(plain_name(token_text(last, bytes_)));
+  }
+  Span span = lines.span(start, last.end);
+  if (std::find(kind.scope.begin(), kind.scope.end(), c.root) == kind.scope.end()) {
+    std::string allowed;
+    for (const std::string& r : kind.scope) allowed += (allowed.empty() ? "" : ", ") + r;
+    def.diagnostics.push_back(make_diag(
+        DiagCode::out_of_scope, def.path, span,
+        fmt::format("{} code may not use '{}'; {}", kind.name, c.root,
+                    allowed.empty() ? std::string("it may use no symbol roots") : "allowed roots: " + allowed)));
+    return;
+  }
+  Reference ref;
+  ref.target_kind = target->name;
+  ref.name = std::string(plain_name(token_text(c.segments[0], bytes_)));
+  ref.member = std::move(member);
+  ref.span = span;
+  ref.origin = RefOrigin::code;
+  ref.text = std::string(bytes_.substr(span.start_byte, span.end_byte - span.start_byte));
+  def.refs.push_back(std::move(ref));
+}
+
+const SyntaxRules& csharp_syntax() {
+  static const SyntaxRules rules = [] {
+    SyntaxRules r;
+    r.chains = {"binary_expression", "member_access_expression", "invocation_expression",
+                "conditional_access_expression", "element_access_expression", "if_statement",
+                "qualified_name"};
+    return r.compile(Grammar::csharp);
+  }();
+  return rules;
+}
+
+// A tree with errors: check_syntax reports them, then a cursor walk (which
+// stays linear through error recovery's flat nodes) reads the code.
+bool check_and_read_code(const Kind& kind, std::string_view bytes, TSNode root, const LineIndex& lines,
+                         const KindPack& pack, Definition& def) {
+  bool whole = check_syntax(root, bytes, lines, def.path, csharp_syntax(), static_cast<std::uint32_t>(bytes.size()),
+                            def.diagnostics);
+  CodeScan scan(bytes, pack);
   Path path;
   walk(root, [&](TSNode n, int depth, const char* field, bool&) {
-    path.resize(static_cast<std::size_t>(depth));
-    path.push_back({n, field});
-    // What the grammar could not parse is read token by token.
-    if (ts_node_is_error(n)) {
-      chains_in_error(n, bytes, pack, chains);
-      return false;
-    }
-    bool name_node = is(n, "identifier") || is(n, "implicit_parameter");
-    if (!name_node) return true;
-    std::string name(plain_name(text(n, bytes)));
-    if (!pack.by_root(name)) return true;
-    if (is(n, "implicit_parameter") || declares_name(path)) {
-      TSNode scope = declaration_scope(path);
-      shadows[name].push_back({n, ts_node_start_byte(scope), ts_node_end_byte(scope)});
-      return true;
-    }
-    auto at = chain_root(path, bytes);
-    if (!at) return true;
-    Chain c{name, token_of(n), segments_after(path, *at)};
-    if (!c.segments.empty() && c.segments[0].identifier) chains.push_back(std::move(c));
-    return true;
+    path.erase(path.begin() + depth, path.end());  // back to the parent: depth never grows by more than one
+    path.emplace_back(n, field);
+    return scan.visit(path);
   });
-  report_shadows(shadows, lines, def);
+  scan.finish(kind, lines, def);
+  return whole;
+}
 
-  for (const Chain& c : chains) {
-    if (shadowed(shadows, c)) continue;
-    const Kind* target = pack.by_root(c.root);
-    std::uint32_t start = c.root_token.start;
-    Token last = c.segments[0];
-    std::string member;
-    // Only node types have checked members; after a name the chain is runtime API.
-    if (!target->member_pointer.empty() && c.segments.size() >= 2 && c.segments[1].identifier) {
-      last = c.segments[1];
-      member = std::string(plain_name(token_text(last, bytes)));
+// A tree without errors, where check_syntax could find only nesting past
+// the limit: one walk of the named nodes (the only ones either job looks
+// at) reads the code and checks the nesting. The order of the diagnostics
+// is check_syntax's then the code's, as above.
+bool read_clean_code(const Kind& kind, std::string_view bytes, TSNode root, const LineIndex& lines,
+                     const KindPack& pack, Definition& def) {
+  CodeScan scan(bytes, pack);
+  Nesting nesting(csharp_syntax());
+  bool within_limit = true;
+  Path path;
+  walk_clean(root, [&](TSNode n, int depth, std::uint32_t index) {
+    if (within_limit && !nesting.enter(n, depth)) {
+      def.diagnostics.push_back(too_deep(def.path, lines, ts_node_start_byte(n)));
+      within_limit = false;
     }
-    Span span = lines.span(start, last.end);
-    if (std::find(kind.scope.begin(), kind.scope.end(), c.root) == kind.scope.end()) {
-      std::string allowed;
-      for (const std::string& r : kind.scope) allowed += (allowed.empty() ? "" : ", ") + r;
-      def.diagnostics.push_back(make_diag(
-          DiagCode::out_of_scope, def.path, span,
-          fmt::format("{} code may not use '{}'; {}", kind.name, c.root,
-                      allowed.empty() ? std::string("it may use no symbol roots") : "allowed roots: " + allowed)));
-      continue;
-    }
-    Reference ref;
-    ref.target_kind = target->name;
-    ref.name = std::string(plain_name(token_text(c.segments[0], bytes)));
-    ref.member = std::move(member);
-    ref.span = span;
-    ref.origin = RefOrigin::code;
-    ref.text = std::string(bytes.substr(span.start_byte, span.end_byte - span.start_byte));
-    def.refs.push_back(std::move(ref));
-  }
+    path.erase(path.begin() + depth, path.end());  // back to the parent, as above
+    if (depth == 0)
+      path.emplace_back(n, nullptr);
+    else
+      path.emplace_back(n, path.back().node, index);
+    return scan.visit(path);
+  });
+  scan.finish(kind, lines, def);
+  return within_limit;
 }
 
 // A file the grammar cannot parse whole still has its references read
@@ -433,14 +529,9 @@ void read_csharp(const Kind& kind, std::string_view bytes, std::uint32_t begin, 
     return;
   }
   TSNode root = ts_tree_root_node(tree.get());
-  SyntaxRules rules;
-  rules.chains = {"binary_expression", "member_access_expression", "invocation_expression",
-                  "conditional_access_expression", "element_access_expression", "if_statement",
-                  "qualified_name"};
-  rules.end_of_input = static_cast<std::uint32_t>(bytes.size());
   std::size_t first_new = def.diagnostics.size();
-  bool whole = check_syntax(root, bytes, lines, def.path, rules, def.diagnostics);
-  read_code(kind, bytes, root, lines, pack, def);
+  bool whole = ts_node_has_error(root) ? check_and_read_code(kind, bytes, root, lines, pack, def)
+                                       : read_clean_code(kind, bytes, root, lines, pack, def);
   if (!whole)
     note_partial_references(def, first_new,
                             "references in this file are read outside the parts that do not parse; some may be missing");

@@ -191,6 +191,15 @@ class YamlConverter {
   Definition& def_;
 };
 
+const SyntaxRules& yaml_syntax() {
+  static const SyntaxRules rules = [] {
+    SyntaxRules r;
+    r.containers = {"block_mapping", "block_sequence", "flow_mapping", "flow_sequence"};
+    return r.compile(Grammar::yaml);
+  }();
+  return rules;
+}
+
 }  // namespace
 
 void read_markdown(const Kind& kind, std::string_view bytes, std::uint32_t begin, Definition& def) {
@@ -223,10 +232,7 @@ void read_markdown(const Kind& kind, std::string_view bytes, std::uint32_t begin
       return;
     }
     TSNode stream = ts_tree_root_node(tree.get());
-    SyntaxRules rules;
-    rules.containers = {"block_mapping", "block_sequence", "flow_mapping", "flow_sequence"};
-    rules.end_of_input = fm.yaml_end;
-    if (!check_syntax(stream, bytes, lines, def.path, rules, def.diagnostics)) return;
+    if (!check_syntax(stream, bytes, lines, def.path, yaml_syntax(), fm.yaml_end, def.diagnostics)) return;
 
     std::vector<TSNode> documents;
     for (TSNode n : children(stream))

@@ -1,5 +1,6 @@
 #include "secret_content.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -7,15 +8,45 @@
 #include "git_util.h"
 #include "libcheck/kinds.h"
 #include "libcheck/path_policy.h"
+#include "libcheck/repository.h"
 
 namespace ws {
 
-void SecretBlobs::insert(std::string_view hex_id) {
-  if (hex_id.size() == GIT_OID_HEXSZ) ids_.emplace(hex_id);
+void SecretBlobs::add_size(std::uint64_t size) {
+  auto at = std::lower_bound(sizes_.begin(), sizes_.end(), size);
+  if (at == sizes_.end() || *at != size) sizes_.insert(at, size);
+}
+
+void SecretBlobs::insert(std::string_view hex_id, std::optional<std::uint64_t> size) {
+  if (hex_id.size() != GIT_OID_HEXSZ) return;
+  auto [at, added] = ids_.try_emplace(std::string(hex_id), size);
+  if (added && !size) ++unsized_;
+  if (!added && size && !at->second) {
+    at->second = size;
+    --unsized_;
+  }
+  if (size) add_size(*size);
 }
 
 void SecretBlobs::insert_all(const SecretBlobs& other) {
-  for (const auto& id : other.ids_) ids_.insert(id);
+  for (const auto& [id, size] : other.ids_) insert(id, size);
+}
+
+void SecretBlobs::measure(const std::function<std::optional<std::uint64_t>(std::string_view)>& size_of) {
+  if (unsized_ == 0) return;
+  for (auto& [id, size] : ids_) {
+    if (size) continue;
+    size = size_of(id);
+    if (!size) continue;
+    --unsized_;
+    add_size(*size);
+  }
+}
+
+bool SecretBlobs::holds_bytes(std::string_view bytes) const {
+  if (ids_.empty()) return false;
+  if (unsized_ == 0 && !std::binary_search(sizes_.begin(), sizes_.end(), std::uint64_t(bytes.size()))) return false;
+  return contains(Repository::hash_blob(bytes));
 }
 
 bool never_read(const View& view, const ViewEntry& e, const Kind* kind) {
@@ -108,6 +139,22 @@ void add_index_secrets(git_index* index, SecretBlobs& out) {
   }
 }
 
+Status measure_secrets(git_repository* repo, SecretBlobs& secrets) {
+  if (secrets.all_sized()) return Ok{};
+  git_odb* raw = nullptr;
+  if (git_repository_odb(&raw, repo) < 0) return git::error(Errc::environment, "cannot open the object database");
+  git::Odb odb(raw);
+  secrets.measure([&](std::string_view hex) -> std::optional<std::uint64_t> {
+    git_oid oid;
+    std::size_t len = 0;
+    git_object_t type;
+    if (!git::from_hex(std::string(hex), oid) || git_odb_read_header(&len, &type, odb.get(), &oid) < 0)
+      return std::nullopt;
+    return len;
+  });
+  return Ok{};
+}
+
 Error secret_read_refusal(const ViewEntry& e) {
   if (is_secret_path(e.path)) {
     PathRejection why{PathRule::secret, e.path};
@@ -121,9 +168,15 @@ bool SecretGuardSource::secret(const ViewEntry& e) const {
   return is_secret_path(e.path) || secrets_->contains(id);
 }
 
+bool SecretGuardSource::unvouched_worktree_bytes(const ViewEntry& e) const {
+  return e.from_worktree && e.status != ChangeStatus::deleted && !inner_->reads_blob_id(e);
+}
+
 Result<std::string> SecretGuardSource::read(const ViewEntry& e) const {
   if (secret(e)) return secret_read_refusal(e);
-  return inner_->read(e);
+  auto bytes = inner_->read(e);
+  if (bytes && unvouched_worktree_bytes(e) && secrets_->holds_bytes(*bytes)) return secret_read_refusal(e);
+  return bytes;
 }
 
 Result<std::string> SecretGuardSource::read_blob(const std::string& blob_id) const {

@@ -30,6 +30,13 @@ Status add_commit_secrets(git_repository* repo, const std::string& commit_hex, S
 void add_index_secrets(const IndexFile& index, SecretBlobs& out);
 void add_index_secrets(git_index* index, SecretBlobs& out);
 
+// Learns the size of each secret from its object header (git_odb_read_header,
+// which never inflates the content), so that a working-tree file is hashed
+// only when its size is a secret's (SecretBlobs::holds_bytes). A view over
+// the working tree calls it once its ids are gathered; an id whose object is
+// missing stays of unknown size, and every working-tree file is then hashed.
+Status measure_secrets(git_repository* repo, SecretBlobs& secrets);
+
 // The refusal read() gives for a secret's bytes: the rule `secret` for a
 // path under '.secrets/', secret_bytes_refusal() for another path.
 Error secret_read_refusal(const ViewEntry& e);
@@ -37,7 +44,11 @@ Error secret_read_refusal(const ViewEntry& e);
 // Wraps a view's content source so that nothing the view calls a secret is
 // read, sized or handed out by id, whichever way a caller asks: read() of
 // an entry under '.secrets/' or carrying a secret's id, read_blob() of a
-// secret's id, size_of() of either.
+// secret's id, size_of() of either. Bytes read from the working tree that
+// the inner source cannot vouch for by id (an untracked file, one edited
+// since the index saw it, one that changed after the view was made) are
+// judged by what was read: a secret's bytes are refused under any path
+// (SecretBlobs::holds_bytes, which hashes only bytes of a secret's size).
 class SecretGuardSource final : public ContentSource {
  public:
   SecretGuardSource(std::shared_ptr<const ContentSource> inner, std::shared_ptr<const SecretBlobs> secrets)
@@ -53,6 +64,8 @@ class SecretGuardSource final : public ContentSource {
 
  private:
   bool secret(const ViewEntry& e) const;
+  // Whether bytes read for `e` come from the working tree unvouched by id.
+  bool unvouched_worktree_bytes(const ViewEntry& e) const;
 
   std::shared_ptr<const ContentSource> inner_;
   std::shared_ptr<const SecretBlobs> secrets_;

@@ -3,10 +3,42 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 #include "libcheck/reader.h"
 
 namespace ws::detail {
+
+const TSLanguage* language(Grammar g) {
+  switch (g) {
+    case Grammar::csharp: return tree_sitter_c_sharp();
+    case Grammar::json: return tree_sitter_json();
+    case Grammar::yaml: return tree_sitter_yaml();
+  }
+  return nullptr;
+}
+
+TypeSet::TypeSet(Grammar g, const std::vector<const char*>& names) {
+  const TSLanguage* lang = language(g);
+  std::uint32_t count = ts_language_symbol_count(lang);
+  bits_.assign(count, false);
+  // ts_node_type(n) is the name of the node's own symbol, ts_node_symbol(n)
+  // that of the first symbol sharing it; marking every symbol of a name
+  // makes has() true for exactly the nodes is() accepts.
+  for (std::uint32_t s = 0; s < count; ++s) {
+    const char* name = ts_language_symbol_name(lang, static_cast<TSSymbol>(s));
+    for (const char* want : names)
+      if (name && std::strcmp(name, want) == 0) bits_[s] = true;
+  }
+}
+
+SyntaxRules SyntaxRules::compile(Grammar g) const {
+  SyntaxRules out = *this;
+  out.container_types = TypeSet(g, containers);
+  out.chain_types = TypeSet(g, chains);
+  out.comment_types = TypeSet(g, {"comment"});
+  return out;
+}
 
 namespace {
 
@@ -18,15 +50,6 @@ using Parser = std::unique_ptr<TSParser, ParserDeleter>;
 // Error recovery on megabytes of junk can take seconds; past this the file
 // is reported as unparseable rather than holding up a build.
 constexpr std::uint64_t kParseTimeoutMicros = 30'000'000;
-
-const TSLanguage* language(Grammar g) {
-  switch (g) {
-    case Grammar::csharp: return tree_sitter_c_sharp();
-    case Grammar::json: return tree_sitter_json();
-    case Grammar::yaml: return tree_sitter_yaml();
-  }
-  return nullptr;
-}
 
 // One parser per grammar per thread: parsers are not thread-safe but are
 // cheap to keep, and readers run on many threads at once.
@@ -62,15 +85,22 @@ constexpr int kMaxUnparsedNesting = 1 << 14;
 }  // namespace
 
 std::optional<std::uint32_t> nesting_past_limit(std::string_view bytes, std::uint32_t begin, std::uint32_t end) {
+  // Every file is scanned before it is parsed: one table load per byte.
+  static constexpr auto kBracket = [] {
+    std::array<signed char, 256> t{};
+    for (unsigned char c : {'(', '[', '{'}) t[c] = 1;
+    for (unsigned char c : {')', ']', '}'}) t[c] = -1;
+    return t;
+  }();
   int depth = 0, deepest = 0;
   std::optional<std::uint32_t> first_too_deep;
   for (std::uint32_t i = begin; i < end && i < bytes.size(); ++i) {
-    char c = bytes[i];
-    if (c == '(' || c == '[' || c == '{') {
+    signed char step = kBracket[static_cast<unsigned char>(bytes[i])];
+    if (step > 0) {
       if (++depth > kMaxNesting && !first_too_deep) first_too_deep = i;
       deepest = std::max(deepest, depth);
       if (deepest > kMaxUnparsedNesting) return first_too_deep;
-    } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+    } else if (step < 0 && depth > 0) {
       --depth;
     }
   }
@@ -139,88 +169,100 @@ void note_more_errors(std::vector<Diagnostic>& out, int more) {
 
 }  // namespace
 
-bool check_syntax(TSNode root, std::string_view bytes, const LineIndex& lines,
-                  std::string_view path, const SyntaxRules& rules, std::vector<Diagnostic>& out) {
+bool Nesting::enter(TSNode n, int depth) {
+  auto d = static_cast<std::size_t>(depth);
+  if (levels_.size() <= d) levels_.resize(d + 1);
+  TSSymbol symbol = ts_node_symbol(n);
+  bool in_chain = rules_.chain_types.has(symbol);
+  const Level* parent = d > 0 ? &levels_[d - 1] : nullptr;
+  bool counted = false;
+  if (!rules_.containers.empty())
+    counted = rules_.container_types.has(symbol);
+  else if (ts_node_is_named(n))  // a chain's link directly under another link does not count
+    counted = !(in_chain && parent && parent->in_chain);
+  levels_[d] = Level{(parent ? parent->nesting : 0) + (counted ? 1 : 0), in_chain};
+  return levels_[d].nesting <= kMaxNesting;
+}
+
+Diagnostic too_deep(std::string_view path, const LineIndex& lines, std::uint32_t at) {
+  return make_diag(DiagCode::too_deep, std::string(path), lines.span(at, at + 1),
+                   fmt::format("nesting deeper than {} levels", kMaxNesting));
+}
+
+namespace {
+
+Diagnostic missing_node(TSNode n, const LineIndex& lines, std::string_view path, const SyntaxRules& rules) {
+  std::uint32_t s = ts_node_start_byte(n);
+  const char* type = ts_node_type(n);
+  std::string what = ts_node_is_named(n) ? std::string(type) : fmt::format("'{}'", type);
+  for (auto [from, to] : rules.missing_names)
+    if (std::strcmp(type, from) == 0) what = to;
+  for (char& c : what)
+    if (c == '_' && ts_node_is_named(n)) c = ' ';
+  return make_diag(DiagCode::syntax_error, std::string(path), lines.span(s, s), "syntax error: missing " + what);
+}
+
+// An ERROR node, or a comment where the format has none.
+Diagnostic unexpected_node(TSNode n, std::string_view bytes, const LineIndex& lines, std::string_view path,
+                           const SyntaxRules& rules, std::uint32_t end_of_input) {
+  std::uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  // An error region often starts with comments the parser swept into
+  // it; the problem is where the first real token is.
+  if (is_error(n)) {
+    Cursor c(n);
+    if (c.first_child()) {
+      while (ts_node_is_extra(c.node()) && c.next_sibling()) {
+      }
+      if (!ts_node_is_extra(c.node())) s = std::max(s, ts_node_start_byte(c.node()));
+    }
+  }
+  std::string message;
+  if (!is_error(n))
+    message = rules.comment_error;
+  else if (s >= e)
+    message = s >= end_of_input ? "syntax error: unexpected end of file" : "syntax error: unexpected input";
+  else
+    message = fmt::format("syntax error: unexpected '{}'", excerpt(bytes.substr(s, e - s)));
+  return make_diag(DiagCode::syntax_error, std::string(path), lines.span(s, e), message);
+}
+
+}  // namespace
+
+bool check_syntax(TSNode root, std::string_view bytes, const LineIndex& lines, std::string_view path,
+                  const SyntaxRules& rules, std::uint32_t end_of_input, std::vector<Diagnostic>& out) {
   int errors = 0;
   bool clean = true;
-  // nesting[d]: containers on the path from the root to the node at depth d.
-  std::vector<int> nesting;
-  std::vector<const char*> types;  // types[d]: type of the ancestor at depth d
-  auto counts = [&](TSNode n, int depth) {
-    if (rules.containers.empty()) {
-      if (!ts_node_is_named(n)) return false;
-      bool in_chain = false, parent_in_chain = false;
-      for (const char* type : rules.chains) {
-        in_chain = in_chain || is(n, type);
-        parent_in_chain = parent_in_chain || (depth > 0 && std::strcmp(types[depth - 1], type) == 0);
-      }
-      return !(in_chain && parent_in_chain);
-    }
-    for (const char* type : rules.containers)
-      if (is(n, type)) return true;
-    return false;
-  };
-  walk(root, [&](TSNode n, int depth, const char*, bool& stop) {
-    std::uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-    if (ts_node_is_missing(n)) {
-      const char* type = ts_node_type(n);
-      std::string what = ts_node_is_named(n) ? std::string(type) : fmt::format("'{}'", type);
-      for (auto [from, to] : rules.missing_names)
-        if (std::strcmp(type, from) == 0) what = to;
-      for (char& c : what)
-        if (c == '_' && ts_node_is_named(n)) c = ' ';
+  Nesting nesting(rules);
+  auto visit = [&](TSNode n, int depth, bool& stop) {
+    bool missing = ts_node_is_missing(n);
+    if (missing || is_error(n) || (rules.comment_error && rules.comment_types.has(n))) {
       clean = false;
-      if (errors++ < kMaxSyntaxErrors)
-        out.push_back(make_diag(DiagCode::syntax_error, std::string(path), lines.span(s, s),
-                                "syntax error: missing " + what));
+      if (errors++ < kMaxSyntaxErrors)  // past the cap: counted for the note below
+        out.push_back(missing ? missing_node(n, lines, path, rules)
+                              : unexpected_node(n, bytes, lines, path, rules, end_of_input));
       return false;
     }
-    if (is_error(n) || (rules.comment_error && is(n, "comment"))) {
-      clean = false;
-      if (errors++ >= kMaxSyntaxErrors) return false;  // counted for the note below
-      // An error region often starts with comments the parser swept into
-      // it; the problem is where the first real token is.
-      if (is_error(n)) {
-        Cursor c(n);
-        if (c.first_child()) {
-          while (ts_node_is_extra(c.node()) && c.next_sibling()) {
-          }
-          if (!ts_node_is_extra(c.node())) s = std::max(s, ts_node_start_byte(c.node()));
-        }
-      }
-      std::string message;
-      if (!is_error(n))
-        message = rules.comment_error;
-      else if (s >= e)
-        message = s >= rules.end_of_input ? "syntax error: unexpected end of file"
-                                          : "syntax error: unexpected input";
-      else
-        message = fmt::format("syntax error: unexpected '{}'", excerpt(bytes.substr(s, e - s)));
-      out.push_back(make_diag(DiagCode::syntax_error, std::string(path), lines.span(s, e), message));
-      return false;
-    }
-    nesting.resize(static_cast<std::size_t>(depth) + 1);
-    types.resize(static_cast<std::size_t>(depth) + 1);
-    types[depth] = ts_node_type(n);
-    nesting[depth] = (depth > 0 ? nesting[depth - 1] : 0) + (counts(n, depth) ? 1 : 0);
-    if (nesting[depth] > kMaxNesting) {
-      out.push_back(make_diag(DiagCode::too_deep, std::string(path), lines.span(s, s + 1),
-                              fmt::format("nesting deeper than {} levels", kMaxNesting)));
+    if (!nesting.enter(n, depth)) {
+      out.push_back(too_deep(path, lines, ts_node_start_byte(n)));
       clean = false;
       stop = true;
       return false;
     }
     return true;
-  });
+  };
+  if (ts_node_has_error(root)) {
+    walk(root, [&](TSNode n, int depth, const char*, bool& stop) { return visit(n, depth, stop); });
+  } else {
+    bool stop = false;
+    walk_clean(root, [&](TSNode n, int depth, std::uint32_t) { return !stop && visit(n, depth, stop); });
+  }
   if (errors > kMaxSyntaxErrors) note_more_errors(out, errors - kMaxSyntaxErrors);
   return clean;
 }
 
 Diagnostic parse_gave_up(std::string_view bytes, std::uint32_t begin, std::uint32_t end, std::string_view path,
                          const LineIndex& lines) {
-  if (auto at = nesting_past_limit(bytes, begin, end))
-    return make_diag(DiagCode::too_deep, std::string(path), lines.span(*at, *at + 1),
-                     fmt::format("nesting deeper than {} levels", kMaxNesting));
+  if (auto at = nesting_past_limit(bytes, begin, end)) return too_deep(path, lines, *at);
   return make_diag(DiagCode::syntax_error, std::string(path), lines.span(0, 0),
                    "syntax error: the file is too complex to parse");
 }

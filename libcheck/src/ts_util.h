@@ -27,6 +27,22 @@ namespace ws::detail {
 
 enum class Grammar { csharp, json, yaml };
 
+const TSLanguage* language(Grammar g);
+
+// Node types as symbol ids of one grammar: `has(n)` is `is(n, name)` for
+// any of the names, without a string compare per node. Built once per
+// grammar (a function-local static): building scans every symbol name.
+class TypeSet {
+ public:
+  TypeSet() = default;
+  TypeSet(Grammar g, const std::vector<const char*>& names);
+  bool has(TSSymbol s) const { return s < bits_.size() && bits_[s]; }
+  bool has(TSNode n) const { return has(ts_node_symbol(n)); }
+
+ private:
+  std::vector<unsigned char> bits_;
+};
+
 struct TreeDeleter {
   void operator()(TSTree* t) const { ts_tree_delete(t); }
 };
@@ -79,6 +95,38 @@ void walk(TSNode root, Visit&& visit) {
   }
 }
 
+// The pre-order walk of a tree without errors (ts_node_has_error false)
+// over its named nodes only, by child index: a cursor step climbs and
+// rescans the hidden nodes around it, which made the walks a third of a
+// cold build. `visit(node, depth, index)` returns whether to descend;
+// `index` is the node's place among its parent's named children
+// (ts_node_named_child), 0 for `root`, and depth counts named nodes.
+// Skipping anonymous nodes loses nothing: they are tokens, never parents
+// (no grammar's node-types.json gives one children). Only for such trees:
+// error recovery leaves nodes with thousands of flat children, where
+// finding each by index would be quadratic; the repetitions of a clean
+// tree are balanced, so a child is found in logarithmic steps.
+template <class Visit>
+void walk_clean(TSNode root, Visit&& visit) {
+  struct Level {
+    TSNode node;
+    std::uint32_t next, count;
+  };
+  if (!visit(root, 0, std::uint32_t{0})) return;
+  std::vector<Level> stack{{root, 0, ts_node_named_child_count(root)}};
+  while (!stack.empty()) {
+    Level& top = stack.back();
+    if (top.next == top.count) {
+      stack.pop_back();
+      continue;
+    }
+    std::uint32_t index = top.next++;
+    TSNode child = ts_node_named_child(top.node, index);
+    if (!visit(child, static_cast<int>(stack.size()), index)) continue;
+    if (std::uint32_t count = ts_node_named_child_count(child)) stack.push_back({child, 0, count});
+  }
+}
+
 // Children of `n` (all, or named only), through a cursor: linear, where
 // ts_node_child(n, i) would rescan from the first child on every call.
 std::vector<TSNode> children(TSNode n, bool named_only = true);
@@ -93,6 +141,9 @@ inline std::string_view text(TSNode n, std::string_view bytes) {
 // at most `max` bytes, control bytes escaped.
 std::string excerpt(std::string_view text, std::size_t max = 24);
 
+// A format's syntax rules, as names; compile() turns the type lists into
+// symbol sets, which check_syntax and Nesting use. Readers keep one
+// compiled copy per format (a function-local static).
 struct SyntaxRules {
   // Node types counted for the nesting limit; empty: every named node counts.
   std::vector<const char*> containers;
@@ -104,15 +155,39 @@ struct SyntaxRules {
   const char* comment_error = nullptr;
   // Friendlier names for MISSING named nodes ("number" -> "value").
   std::vector<std::pair<const char*, const char*>> missing_names;
-  std::uint32_t end_of_input = 0;  // where "unexpected end of file" applies
+
+  TypeSet container_types, chain_types, comment_types;  // filled by compile()
+  SyntaxRules compile(Grammar g) const;
 };
 
 inline constexpr int kMaxSyntaxErrors = 5;
 
 // Reports ERROR and MISSING nodes (WS001, at most kMaxSyntaxErrors) and
 // nesting deeper than kMaxNesting (WS016). True when the tree is clean.
-bool check_syntax(TSNode root, std::string_view bytes, const LineIndex& lines,
-                  std::string_view path, const SyntaxRules& rules, std::vector<Diagnostic>& out);
+// `rules` are compiled; "unexpected end of file" applies at `end_of_input`.
+bool check_syntax(TSNode root, std::string_view bytes, const LineIndex& lines, std::string_view path,
+                  const SyntaxRules& rules, std::uint32_t end_of_input, std::vector<Diagnostic>& out);
+
+// The nesting limit of check_syntax, node by node in pre-order, for a walk
+// that does other work too: enter(n, depth) after the node's parent was
+// entered at depth - 1; false when the node nests deeper than kMaxNesting.
+// Only named nodes count, so a walk may skip anonymous ones.
+class Nesting {
+ public:
+  explicit Nesting(const SyntaxRules& rules) : rules_(rules) {}
+  bool enter(TSNode n, int depth);
+
+ private:
+  struct Level {
+    int nesting;    // counted nodes from the root to this one
+    bool in_chain;  // the node is one of rules_.chains
+  };
+  const SyntaxRules& rules_;
+  std::vector<Level> levels_;  // levels_[d]: the node last entered at depth d
+};
+
+// WS016 at byte `at` of the file at `path`.
+Diagnostic too_deep(std::string_view path, const LineIndex& lines, std::uint32_t at);
 
 // Where brackets in bytes [begin, end) first open deeper than kMaxNesting,
 // when they go on to open far deeper still: input parse() refuses to hand

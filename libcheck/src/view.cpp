@@ -50,10 +50,11 @@ bool View::base_is_secret(const ViewEntry& e) const {
 
 bool View::bytes_are_secret(const ViewEntry& e, std::string_view bytes) const {
   if (is_secret(e)) return true;
-  // An entry with an id is judged by it (above); only bytes the view has no
-  // id for are hashed, and only when there is a secret to compare with.
-  if (secrets_->empty() || !e.blob_id.empty()) return false;
-  return secrets_->contains(Repository::hash_blob(bytes));
+  // An entry with a committed or staged id is judged by it (above); bytes
+  // from the working tree, or with no id, by what they are, hashed only
+  // when their size is a secret's.
+  if (!e.from_worktree && !e.blob_id.empty()) return false;
+  return secrets_->holds_bytes(bytes);
 }
 
 const ViewEntry* View::find(std::string_view path) const {

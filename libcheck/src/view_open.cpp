@@ -367,6 +367,7 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
   if (spec.source == ViewSource::worktree && !spec.statuses) {
     auto files = list_worktree_files(repo, root->path(), secrets);
     if (!files) return files.error();
+    if (Status st = detail::measure_secrets(r, secrets); !st) return st.error();
     auto content = content_of(r, root, size_cap);
     if (!content) return content.error();
     return View(std::move(files).value(), std::move(content).value(), base_commit, std::move(secrets));
@@ -382,6 +383,7 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
       mark_unchanged_from_worktree(entries);
       forget_worktree_secret_ids(entries);
       secrets.insert_all(status->index_secrets);
+      if (Status st = detail::measure_secrets(r, secrets); !st) return st.error();
       detect_renames(entries, &secrets);
       auto snapshot =
           std::make_shared<detail::SnapshotContentSource>(std::move(content).value(), std::move(status->kept));
@@ -538,6 +540,7 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
       detail::add_index_secrets(index, secrets);
       git_index_free(index);
     }
+    if (Status st = detail::measure_secrets(r, secrets); !st) return st.error();
   }
   detect_renames(entries, &secrets);
   return View(std::move(entries), std::move(content).value(), base_commit, std::move(secrets));

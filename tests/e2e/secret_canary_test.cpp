@@ -577,3 +577,169 @@ TEST_CASE("secret canary: removing a copy of the secret is staged and shown by p
   CHECK(box.repo.git_result({"cat-file", "-e", "main:skills/x.md"}).status != 0);
   CHECK(chomp(box.repo.git({"rev-parse", "main:.secrets/API_KEY"})) == box.blob);
 }
+
+// A working-tree file whose bytes are a secret's is a secret under any path
+// (ws(7), the secret kind): judged by the bytes read, not by the id the
+// index last recorded for the path, so editing a tracked file to a copy of
+// the secret hides nothing.
+TEST_CASE("secret canary: a working-tree file holding a secret's bytes is refused under any path",
+          "[secrets][canary][worktree-alias]") {
+  const Expect alias{1, 1, 1, 1, 1};
+  {
+    // A tracked skill edited on disk to the secret's bytes: ws-grep's view
+    // takes a tracked file's id from the index, which still names the skill.
+    Box box;
+    box.repo.write("skills/SKsummarize01.md", secret_bytes());
+    sweep(box, {"a tracked file edited to the secret", {{{}, alias}}, "", 1});
+    CHECK(box.repo.git({"for-each-ref", "refs/ws/"}) == "");
+  }
+  {
+    // The same with an untracked twin at another routed path.
+    Box box;
+    box.repo.write("skills/SKsummarize01.md", secret_bytes());
+    box.repo.write("prompts/PRcopy01.md", secret_bytes());
+    sweep(box, {"a tracked and an untracked copy", {{{}, alias}}, "", 1});
+  }
+}
+
+namespace {
+
+// Runs `args` and checks the exact outcome.
+void expect_run(const Box& box, const std::string& tool, const std::vector<std::string>& args, int status,
+                const std::string& out, const std::string& err) {
+  RunResult r = box.tool(tool, args);
+  std::string line = tool;
+  for (const auto& a : args) line += " " + a;
+  INFO(line << "\n--- stdout\n" << r.out << "--- stderr\n" << r.err);
+  CHECK(r.status == status);
+  CHECK(r.out == out);
+  CHECK(r.err == err);
+}
+
+const std::string kSkillRefusal =
+    "refused path 'skills/SKsummarize01.md': secret (it holds the bytes of a secret, and a secret's content is never "
+    "opened or shown under any path); remove the file or give it other content";
+
+}  // namespace
+
+TEST_CASE("secret canary: a tracked file edited to the secret is skipped by ws-grep and refused by the others",
+          "[secrets][worktree-alias]") {
+  Box box;
+  box.repo.write("skills/SKsummarize01.md", secret_bytes());
+  std::string before = state_of(box.repo);
+  expect_run(box, "ws-grep", {kCanary}, 1, "", "");
+  expect_run(box, "ws-grep", {"-l", "-i", "c4n4ry"}, 1, "", "");
+  RunResult stats = box.tool("ws-grep", {"--stats", kCanary});
+  CHECK(stats.status == 1);
+  CHECK(stats.out == "");
+  auto err = lines(stats.err);
+  REQUIRE(err.size() == 3);
+  CHECK(err[1] == "ws-grep: skipped 2 files under .secrets/: secret content is never opened");
+  CHECK(err[2] ==
+        "ws-grep: skipped 'skills/SKsummarize01.md': it holds a secret's bytes, which are never searched or shown");
+  RunResult json = box.tool("ws-grep", {"--json", kCanary});
+  CHECK(json.status == 1);
+  CHECK(nlohmann::json::parse(json.out)["files_matched"] == 0);
+  CHECK(box.leak_in(json.out + json.err) == "");
+
+  RunResult ls = box.tool("ws-ls", {"-l", "--changed"});
+  CHECK(ls.status == 1);
+  CHECK(ls.out == "");
+  CHECK(ls.err == "ws-ls: " + kSkillRefusal + "\n");
+  RunResult build = box.tool("ws-build", {"--format", "json"});
+  CHECK(build.status == 1);
+  auto diags = nlohmann::json::parse(build.out)["diagnostics"];
+  CHECK(std::any_of(diags.begin(), diags.end(), [](const nlohmann::json& d) {
+    return d["path"] == "skills/SKsummarize01.md" && d["message"] == kSkillRefusal;
+  }));
+  RunResult commit = box.tool("ws-commit", {"-m", "Summarize differently"});
+  CHECK(commit.status == 1);
+  CHECK(box.leak_in(commit.out + commit.err) == "");
+  CHECK(commit.err.find(kSkillRefusal) != std::string::npos);
+  CHECK(state_of(box.repo) == before);
+}
+
+TEST_CASE("secret canary: a file the index vouches for unread is judged by the bytes read",
+          "[secrets][worktree-alias]") {
+  // git's assume-unchanged bit: git, and a view built from the index, take
+  // the path as unchanged without looking at it, while the disk holds the
+  // secret. The listing reads it for its name; it is refused there.
+  Box box;
+  box.repo.git({"update-index", "--assume-unchanged", "skills/SKsummarize01.md"});
+  box.repo.write("skills/SKsummarize01.md", secret_bytes());
+  std::string before = state_of(box.repo);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"-l", "--kind", "skill"}, {"--json", "--kind", "skill"}})
+    expect_run(box, "ws-ls", args, 1, "", "ws-ls: " + kSkillRefusal + "\n");
+  expect_run(box, "ws-grep", {"-c", kCanary}, 1, "", "");
+  for (const char* format : {"human", "json", "sarif"}) {
+    RunResult r = box.tool("ws-build", {"--all", "--no-cache", "--format", format});
+    INFO(format << "\n" << r.out << r.err);
+    CHECK(box.leak_in(r.out + r.err) == "");
+  }
+  RunResult commit = box.tool("ws-commit", {"-m", "Nothing"});
+  CHECK(box.leak_in(commit.out + commit.err) == "");
+  CHECK(state_of(box.repo) == before);
+}
+
+TEST_CASE("secret canary: the secret's bytes plus or minus one byte are an ordinary file",
+          "[secrets][worktree-alias]") {
+  const std::string secret = secret_bytes();
+  for (const std::string& bytes : {secret + "x", secret.substr(0, secret.size() - 1)}) {
+    Box box;
+    box.repo.write("skills/SKsummarize01.md", bytes);
+    INFO("size " << bytes.size());
+    expect_run(box, "ws-grep", {"-c", kCanary}, 0, "skills/SKsummarize01.md:3\n", "");
+    RunResult ls = box.tool("ws-ls", {"-l", "--changed"});
+    CHECK(ls.status == 0);
+    CHECK(ls.out == "M skill - skills/SKsummarize01.md\n");  // its front matter names no valid skill
+    RunResult commit = box.tool("ws-commit", {"-m", "Rename the skill", "--json"});
+    // It builds or not on its own merits (the agents' reference to
+    // 'Summarize' breaks): never refused as a secret.
+    CHECK(commit.err.find("secret") == std::string::npos);
+  }
+}
+
+namespace {
+
+// Other spellings of '.secrets' (ws(7), PATH POLICY): each names the
+// secrets folder on a file system that folds names, so each holds secrets,
+// with a canary of its own (not the blob of .secrets/API_KEY: only the
+// spelling protects it).
+std::vector<std::pair<std::string, std::string>> spelled_secrets() {
+  std::vector<std::pair<std::string, std::string>> out;
+  int n = 0;
+  // Each file has a name of its own: on a folding file system they are one
+  // folder, and the secret kind would report two files of one name.
+  for (const char* path : {"SECRET~1/KEY1", "secret~2/KEY2", "SE1F2E~1/KEY3", ".secrets::$INDEX_ALLOCATION/KEY4",
+                           ".secrets:stream", ".sec\xe2\x80\x8crets/KEY6", "\xef\xbb\xbf.Secrets/KEY7"})
+    out.emplace_back(path, "{\"name\": \"" + kCanary + "-" + std::to_string(++n) + "\"}\n");
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("secret canary: every spelling of .secrets keeps its files unread", "[secrets][canary][spellings]") {
+  // ws-build --all reports '.secrets:stream' by path as routed to no kind
+  // (a stream of the folder is no file in it), never reading it.
+  const Expect unread{0, 0, 1, 1, 1};
+  {
+    Box box;
+    for (const auto& [path, bytes] : spelled_secrets()) box.repo.write(path, bytes);
+    std::string head = box.repo.commit_all("secrets under other spellings");
+    std::string p = box.proposal_on(head, {{"skills/SKsummarize01.md", box.blob_of(kHarmlessSkill)}});
+    sweep(box, {"spellings committed", {{{}, unread}, {{"--rev", "HEAD"}, unread}, {{"--proposal", p}, unread}}, p, 0});
+  }
+  {
+    // Untracked, and in a hand-made proposal: never read, never staged,
+    // never applied.
+    Box box;
+    std::vector<std::pair<std::string, std::string>> put;
+    for (const auto& [path, bytes] : spelled_secrets()) {
+      box.repo.write(path, bytes);
+      put.emplace_back(path, box.blob_of(bytes));
+    }
+    std::string p = box.proposal_on(box.base, put);
+    sweep(box, {"spellings uncommitted", {{{}, unread}, {{"--proposal", p}, unread}}, p, 1});
+  }
+}

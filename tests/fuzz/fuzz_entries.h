@@ -144,13 +144,35 @@ inline std::string accepted_path_problem(std::string_view p) {
   return {};
 }
 
-// True when `p` names content under .secrets/ in any spelling the policy treats alike.
+// True when `p` names content under .secrets/ in any spelling the policy
+// treats alike (ws(7), PATH POLICY), the obvious way: the first component
+// without HFS+'s ignorable code points, lower-cased, cut at a ':' or '\\'
+// (an NTFS stream or separator: then the component is content itself), and
+// without trailing dots and spaces, is '.secrets' or an 8.3 short name of it
+// ('secret~N', 'seHHHH~N').
 inline bool under_secrets(std::string_view p) {
   auto slash = p.find('/');
-  if (slash == std::string_view::npos || slash + 1 == p.size()) return false;
-  std::string first = lowered(p.substr(0, slash));
+  std::string first(p.substr(0, slash));
+  for (const char* ignorable : {"\u200c", "\u200d", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d",
+                                "\u202e", "\u206a", "\u206b", "\u206c", "\u206d", "\u206e", "\u206f", "\ufeff"})
+    for (auto at = first.find(ignorable); at != std::string::npos; at = first.find(ignorable))
+      first.erase(at, std::string_view(ignorable).size());
+  first = lowered(first);
+  auto cut = first.find_first_of(":\\");
+  bool stream = cut != std::string::npos;
+  if (stream) first.resize(cut);
   while (!first.empty() && (first.back() == '.' || first.back() == ' ')) first.pop_back();
-  return first == ".secrets";
+  auto short_name = [](const std::string& n, std::size_t prefix) {
+    if (n.size() < prefix + 2 || n[prefix] != '~' || n[prefix + 1] < '1' || n[prefix + 1] > '9') return false;
+    return std::all_of(n.begin() + static_cast<std::ptrdiff_t>(prefix) + 2, n.end(),
+                       [](char c) { return c >= '0' && c <= '9'; });
+  };
+  auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); };
+  bool names = first == ".secrets" || (first.rfind("secret", 0) == 0 && short_name(first, 6)) ||
+               (first.size() > 6 && first.rfind("se", 0) == 0 && std::all_of(first.begin() + 2, first.begin() + 6, hex) &&
+                short_name(first, 6));
+  if (!names) return false;
+  return stream || (slash != std::string_view::npos && slash + 1 < p.size());
 }
 
 inline std::string span_problem(const ws::Span& s, std::size_t size, std::string_view bytes, const char* what) {

@@ -102,6 +102,13 @@ TEST_CASE("the fuzz entries hold on the project's own files and catch broken inv
   CHECK(wsfuzz::accepted_path_problem("agents/a.json") == "");
   CHECK(wsfuzz::under_secrets(".Secrets. /k"));
   CHECK_FALSE(wsfuzz::under_secrets(".secrets"));
+  CHECK(wsfuzz::under_secrets("Secret~2 /k"));
+  CHECK(wsfuzz::under_secrets("SE09af~1/k"));
+  CHECK(wsfuzz::under_secrets(".secrets::$INDEX_ALLOCATION/k"));
+  CHECK(wsfuzz::under_secrets(".secrets:k"));
+  CHECK(wsfuzz::under_secrets(".sec\xe2\x80\x8c" "rets/k"));
+  CHECK_FALSE(wsfuzz::under_secrets("secret~1"));
+  CHECK_FALSE(wsfuzz::under_secrets("secrets~1/k"));
   CHECK(wsfuzz::run_target("fuzz_nothing", "x") == "no fuzz target is called 'fuzz_nothing'");
   // A raw tree entry called "..", a symlink, a submodule, .secrets content
   // and .git: all refused by the same checks ws-apply runs.

@@ -284,15 +284,15 @@ TEST_CASE("option --ref finds code and JSON references, not look-alikes in strin
       {"endpoints/probe.cs", ChangeStatus::unchanged, kCode},
   });
   GrepOptions o;
-  o.ref = "Agents.Triage";
+  o.ref = {"Agents.Triage"};
   auto r = grep(v, o);
   CHECK(r.out ==
         "access/grants/g.json:4:15:  \"agents\": [\"Triage\"]\n"
         "endpoints/probe.cs:4:15:var r = await Agents.Triage.Run(s);\n");
   o.ref.clear();
-  o.defines = "Agents.Triage";
+  o.defines = {"Agents.Triage"};
   CHECK(grep(v, o).out == "agents/t.json:2:12:  \"name\": \"Triage\",\n");
-  o.defines = "Agents.Nobody";
+  o.defines = {"Agents.Nobody"};
   CHECK(grep(v, o).out.empty());
 }
 
@@ -333,7 +333,7 @@ TEST_CASE("usage errors: unknown kind, bad symbol, nothing to search for", "[gre
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().message.rfind("unknown kind 'agnet'; known kinds: ", 0) == 0);
   GrepOptions s;
-  s.ref = "Agents";
+  s.ref = {"Agents"};
   auto bad = ws::grep_view(v, pack(), s, os);
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().message ==

@@ -371,6 +371,42 @@ TEST_CASE("is_secret_path is the one answer, in every spelling the secret rule r
       {".secrets./ApiKey", true},
       {".secrets. ./ApiKey", true},
       {".secrets /ApiKey", true},
+      // NTFS streams: the folder itself, or a stream stored with it.
+      {".secrets::$INDEX_ALLOCATION/ApiKey", true},
+      {".SECRETS. ::$INDEX_ALLOCATION/ApiKey", true},
+      {".secrets:stream", true},
+      {".secrets:stream/ApiKey", true},
+      {".secrets::$DATA", true},
+      {".secrets\\ApiKey", true},  // a separator on NTFS
+      // NTFS 8.3 short names: generated, and the hashed fallback.
+      {"SECRET~1/ApiKey", true},
+      {"secret~2/ApiKey", true},
+      {"Secret~4 ./ApiKey", true},
+      {"SECRET~12/ApiKey", true},
+      {"SECRET~1::$INDEX_ALLOCATION/ApiKey", true},
+      {"SE1F2E~1/ApiKey", true},
+      {"se0a9b~3/ApiKey", true},
+      {"SECRET~1", false},  // the short name alone, like the folder's
+      {"SECRET~0/ApiKey", false},
+      {"SECRET~/ApiKey", false},
+      {"SECRET~1x/ApiKey", false},
+      {"SECRE~1/ApiKey", false},
+      {"SECRETS~1/ApiKey", false},
+      {"SE1F2G~1/ApiKey", false},  // 'G' is no hex digit
+      {"SE1F2~1/ApiKey", false},
+      {"skills/SECRET~1", false},
+      {"secrets~1/ApiKey", false},
+      // HFS+'s ignorable code points, anywhere in the name.
+      {".sec\xe2\x80\x8crets/ApiKey", true},      // U+200C
+      {".secrets\xe2\x80\x8f/ApiKey", true},      // U+200F
+      {"\xe2\x80\xaa.SECRETS/ApiKey", true},      // U+202A
+      {".se\xe2\x80\xae" "crets/ApiKey", true},      // U+202E
+      {".secr\xe2\x81\xaa" "ets/ApiKey", true},      // U+206A
+      {".secrets\xe2\x81\xaf/ApiKey", true},      // U+206F
+      {"\xef\xbb\xbf.secrets/ApiKey", true},      // U+FEFF
+      {".s\xe2\x80\x8c\xe2\x80\x8d" "ec\xef\xbb\xbfrets/ApiKey", true},
+      {".sec\xe2\x80\x8brets/ApiKey", false},     // U+200B is not ignored by HFS+
+      {".sec\xe2\x80\x8crets", false},            // the folder's name alone
       {".secrets", false},    // the folder's name alone
       {".secrets/", false},   // no content named
       {"secrets/x", false},
@@ -389,5 +425,9 @@ TEST_CASE("is_secret_path is the one answer, in every spelling the secret rule r
     CHECK_FALSE(ws::breaks_rule(PathRule::secret, row.path, names));
   }
   CHECK(ws::is_secret_folder(".SeCrEtS.."));
+  CHECK(ws::is_secret_folder("secret~3"));
+  CHECK(ws::is_secret_folder(".secrets::$INDEX_ALLOCATION"));
+  CHECK(ws::is_secret_folder(".se\xe2\x81\xaf" "crets"));
   CHECK_FALSE(ws::is_secret_folder("secrets"));
+  CHECK_FALSE(ws::is_secret_folder("skills"));
 }

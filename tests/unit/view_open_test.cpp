@@ -209,3 +209,64 @@ TEST_CASE("a commit's entries are those of git ls-tree -r in path order whicheve
   CHECK(under->size() == 33);
   for (const auto& e : *under) CHECK(e.path.rfind("kind3/", 0) == 0);
 }
+
+// Every working-tree view knows the size of each secret it knows the id of
+// (ws(7), SECRETS): otherwise every file it reads would be hashed to be
+// compared with the secrets, and ws-grep would pay a hash per file.
+TEST_CASE("a working-tree view knows every secret's size from the object headers", "[view][secrets]") {
+  wstest::TempRepo repo;
+  const std::string committed = "committed key\n", staged = "a staged key, longer\n";
+  repo.write(".secrets/A", committed);
+  repo.write("SECRET~1/B", "short-named\n");
+  repo.write("agents/AGa.json", "{\"name\": \"A\"}\n");
+  repo.commit_all("base");
+  repo.write(".secrets/C", staged);
+  repo.git({"add", ".secrets/C"});
+  repo.write(".secrets/A", "edited on disk, not staged\n");
+  auto r = ws::Repository::open(repo.path());
+  REQUIRE(r.ok());
+  auto root = ws::WorkspaceRoot::open(repo.path(), "");
+  REQUIRE(root.ok());
+  auto shared_root = std::make_shared<const ws::WorkspaceRoot>(std::move(root).value());
+  for (bool statuses : {true, false})
+    for (bool fast : {true, false}) {
+      ws::ViewSpec spec;
+      spec.statuses = statuses;
+      auto v = ws::detail::open_view_with(*r, shared_root, spec, 1 << 20, fast);
+      REQUIRE(v.ok());
+      INFO("statuses " << statuses << ", fast status " << fast);
+      const ws::SecretBlobs& secrets = v->secret_blobs();
+      CHECK(secrets.size() == 3);  // A and B as committed, C as staged; never A as edited
+      CHECK(secrets.all_sized());
+      CHECK(secrets.holds_bytes(committed));
+      CHECK(secrets.holds_bytes(staged));
+      CHECK(secrets.holds_bytes("short-named\n"));
+      CHECK_FALSE(secrets.holds_bytes("edited on disk, not staged\n"));
+      CHECK_FALSE(secrets.holds_bytes("committed kez\n"));  // a secret's size, other bytes
+    }
+}
+
+TEST_CASE("SecretBlobs hashes only bytes of a secret's size once every size is known", "[view][secrets]") {
+  ws::SecretBlobs s;
+  CHECK_FALSE(s.holds_bytes(""));
+  const std::string key = "k3y\n";
+  s.insert(ws::Repository::hash_blob(key));
+  CHECK_FALSE(s.all_sized());
+  CHECK(s.holds_bytes(key));  // size unknown: every candidate is hashed
+  s.measure([](std::string_view) { return std::optional<std::uint64_t>(); });
+  CHECK_FALSE(s.all_sized());
+  s.measure([&](std::string_view) { return std::optional<std::uint64_t>(key.size()); });
+  CHECK(s.all_sized());
+  CHECK(s.holds_bytes(key));
+  CHECK_FALSE(s.holds_bytes("k3y\n\n"));
+  // A size learnt for an id already known, and sizes merged from another set.
+  ws::SecretBlobs other;
+  other.insert(ws::Repository::hash_blob("other\n"), 6);
+  other.insert(ws::Repository::hash_blob(key));
+  s.insert_all(other);
+  CHECK(s.size() == 2);
+  CHECK(s.all_sized());
+  CHECK(s.holds_bytes("other\n"));
+  s.insert("not an id", 3);
+  CHECK(s.size() == 2);
+}

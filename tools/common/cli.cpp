@@ -235,6 +235,34 @@ void tune_allocator() {
   mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
 }
 
+// CLI11 reads an argument "[a,b]" as a list of two values; a pattern
+// ("[^a]", a class) or a path is meant as written. Such an argument gets a
+// trailing mark before CLI11 sees it, and every option takes the mark off
+// each value CLI11 stores. An argument that already ends with the mark gets
+// one more, so that no argument is changed.
+constexpr char kAsWritten = '\x1F';
+
+bool bracketed(const std::string& s) {
+  return s.size() >= 2 && s.front() == '[' && (s.back() == ']' || s.back() == kAsWritten);
+}
+
+// The arguments after argv[0], marked, in the reversed order CLI11 parses.
+std::vector<std::string> as_written(CLI::App& app, int argc, char** argv) {
+  for (CLI::Option* opt : app.get_options())
+    opt->transform(CLI::Validator(
+        [](std::string& v) {
+          if (bracketed(v) && v.back() == kAsWritten) v.pop_back();
+          return std::string();
+        },
+        ""));
+  std::vector<std::string> args;
+  for (int i = argc - 1; i > 0; --i) {
+    args.emplace_back(argv[i]);
+    if (bracketed(args.back())) args.back() += kAsWritten;
+  }
+  return args;
+}
+
 }  // namespace
 
 std::optional<int> parse(CLI::App& app, int argc, char** argv, const CommonOptions& o,
@@ -245,8 +273,9 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv, const CommonOptio
                           "print the option table for completion scripts, then exit")
         ->group("")
         ->trigger_on_parse();
+  std::vector<std::string> args = as_written(app, argc, argv);
   try {
-    app.parse(argc, argv);
+    app.parse(std::move(args));
   } catch (const OptionTableRequested&) {
     fmt::print("{}", option_table(app));
     return kExitOk;

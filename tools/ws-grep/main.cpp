@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "common/cli.h"
+#include "common/count_option.h"
 #include "libcheck/grep.h"
 
 namespace {
@@ -27,8 +28,8 @@ struct Options {
   std::optional<std::size_t> max_count;
   std::optional<std::size_t> after, before, context;
   std::vector<std::string> kinds, in;
-  std::string ref, defines;
-  std::size_t max = 0;
+  std::vector<std::string> ref, defines;
+  std::optional<std::size_t> max;
   bool stats = false;
 };
 
@@ -70,19 +71,23 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("-l,--files-with-matches", o.files, "print only the paths of files with a match");
   app.add_flag("-c,--count", o.count, "print path:count of matching lines (of matches with -o)");
   app.add_flag("-o,--only-matching", o.only, "print each match on its own line");
-  app.add_option("-m,--max-count", o.max_count, "stop a file after N selected lines")->type_name("N");
-  app.add_option("-A,--after-context", o.after, "show N lines after each match")->type_name("N");
-  app.add_option("-B,--before-context", o.before, "show N lines before each match")->type_name("N");
-  app.add_option("-C,--context", o.context, "show N lines before and after each match")->type_name("N");
+  wscli::add_count_option(app, "-m,--max-count", o.max_count, "stop a file after N selected lines");
+  wscli::add_count_option(app, "-A,--after-context", o.after, "show N lines after each match");
+  wscli::add_count_option(app, "-B,--before-context", o.before, "show N lines before each match");
+  wscli::add_count_option(app, "-C,--context", o.context, "show N lines before and after each match");
   app.add_option("--kind", o.kinds, "only definitions of KIND (repeatable)")->type_name("KIND")->allow_extra_args(false);
   app.add_option("--in", o.in, "a match counts only inside CLASS (repeatable)")
       ->type_name("CLASS")
       ->allow_extra_args(false)
       ->check(CLI::IsMember({"code", "comment", "string", "key", "value"}));
-  app.add_option("--ref", o.ref, "positions that reference SYMBOL (Agents.Triage, N.Ticket.Status); no PATTERN")
-      ->type_name("SYMBOL");
-  app.add_option("--defines", o.defines, "where SYMBOL is defined; no PATTERN")->type_name("SYMBOL");
-  app.add_option("--max", o.max, "print at most N results, then a Grep-Truncated record")->type_name("N");
+  app.add_option("--ref", o.ref,
+                 "positions that reference SYMBOL (Agents.Triage, N.Ticket.Status); repeatable; no PATTERN")
+      ->type_name("SYMBOL")
+      ->allow_extra_args(false);
+  app.add_option("--defines", o.defines, "where SYMBOL is defined; repeatable; no PATTERN")
+      ->type_name("SYMBOL")
+      ->allow_extra_args(false);
+  wscli::add_count_option(app, "--max", o.max, "print at most N results, then a Grep-Truncated record");
   app.add_flag("--stats", o.stats, "after the results, counts on stderr, with the files skipped");
   app.add_option("PATTERN", o.args,
                  "the pattern (unless -e, --ref or --defines gives it), then PATHSPECs: "

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/cli.h"
+#include "common/count_option.h"
 #include "libcheck/json_output.h"
 #include "libcheck/listing.h"
 #include "libcheck/terminal_text.h"
@@ -21,7 +22,7 @@ struct Options {
   bool long_format = false;
   bool changed = false;
   std::vector<std::string> kinds;
-  std::size_t max = 0;
+  std::optional<std::size_t> max;
   std::vector<std::string> pathspecs;
 };
 
@@ -39,7 +40,7 @@ std::string kind_label(const ws::ListedEntry& e) {
   return e.kind ? e.kind->name : e.config ? "config" : "unrouted";
 }
 
-void print_json(const ws::Listing& listing, std::size_t max) {
+void print_json(const ws::Listing& listing, std::optional<std::size_t> max) {
   for (const auto& le : listing.entries) {
     nlohmann::json j{{"type", "entry"},
                      {"path", le.entry->path},
@@ -52,7 +53,8 @@ void print_json(const ws::Listing& listing, std::size_t max) {
     fmt::print("{}\n", ws::json_text(std::move(j)));
   }
   if (listing.omitted)
-    fmt::print("{}\n", ws::json_text(nlohmann::json{{"type", "Listing-Truncated"}, {"omitted", listing.omitted}, {"max", max}}));
+    fmt::print("{}\n", ws::json_text(nlohmann::json{
+                           {"type", "Listing-Truncated"}, {"omitted", listing.omitted}, {"max", max.value_or(0)}}));
 }
 
 // Paths, kinds and names come from the workspace: on a line of their own they
@@ -107,7 +109,7 @@ int main(int argc, char** argv) {
   app.add_flag("--changed", o.changed, "only changed definitions (deleted ones included)");
   app.add_option("--kind", o.kinds, "only definitions of KIND (repeatable); 'secret' lists secrets by name")
       ->type_name("KIND");
-  app.add_option("--max", o.max, "list at most N entries, then a Listing-Truncated record")->type_name("N");
+  wscli::add_count_option(app, "--max", o.max, "list at most N entries, then a Listing-Truncated record");
   app.add_option("pathspec", o.pathspecs, "repository-relative paths, directories or globs")->type_name("PATHSPEC");
   if (auto code = wscli::parse(app, argc, argv, o.common, kTool)) return *code;
 

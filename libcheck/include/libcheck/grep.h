@@ -52,8 +52,9 @@ struct GrepOptions {
   // --ref / --defines SYMBOL: positions from the readers instead of pattern
   // matches, printed with their column; patterns, if any, then filter the
   // lines (-v inverts the filter) and --in does not apply.
-  std::string ref;
-  std::string defines;
+  // Repeated, any of the symbols; --ref and --defines are exclusive.
+  std::vector<std::string> ref;
+  std::vector<std::string> defines;
   std::vector<Pathspec> pathspecs;
 
   // How to print.
@@ -70,7 +71,7 @@ struct GrepOptions {
   std::optional<std::size_t> max_count;  // -m: selected lines per file
   std::size_t before = 0;      // -B
   std::size_t after = 0;       // -A
-  std::size_t max = 0;         // --max: results printed in all; 0 is no cap
+  std::optional<std::size_t> max;  // --max: results printed in all (0: only the Grep-Truncated record)
 };
 
 // A compiled search. Shared, immutable and safe to use from many threads.
@@ -103,6 +104,7 @@ struct LineHit {
   std::uint32_t span_begin = 0;  // index into FileHits::spans
   std::uint32_t span_count = 0;  // matches on the line that count (none with -v)
   bool counted = true;  // false: a line past -m shown in trailing context (as rg 13 does)
+  std::uint32_t symbol = 0;  // --ref/--defines: which symbol, by its place in GrepOptions
 };
 
 struct MatchSpan {

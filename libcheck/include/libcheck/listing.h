@@ -18,7 +18,7 @@ struct ListOptions {
   bool changed_only = false;        // --changed: changed entries, deleted ones included
   std::vector<Pathspec> pathspecs;
   bool want_names = false;          // read each definition for its name (-l, --json)
-  std::size_t max = 0;              // 0: no cap
+  std::optional<std::size_t> max;   // --max: entries listed (0: only the truncation record)
 };
 
 struct ListedEntry {

@@ -26,7 +26,7 @@ enum class PathRule {
   backslash,       // '\' anywhere
   control_char,    // NUL, bytes < 0x20, DEL
   git_dir,         // ".git" in any spelling git refuses: case, trailing dots/spaces, "git~1", ".git:stream"
-  secret,          // under ".secrets/" where the policy does not allow it
+  secret,          // under ".secrets/", in any spelling is_secret_path names, where the policy does not allow it
   protected_path,  // a prefix the workspace protects (.ws/config.json "protected")
   too_long,        // over 4096 bytes, a component over 255, or over kMaxPathDepth components
 };
@@ -82,14 +82,19 @@ bool is_plain_path(std::string_view path);
 
 // The one answer to "is this path a secret?" (ws(7), the secret kind): true
 // for content under the top-level '.secrets/' folder in every spelling that
-// names that folder on a case-folding or Windows checkout ('.SECRETS/x',
-// '.secrets./x', '.secrets /x'), as the rule `secret` refuses it. The
-// folder's name alone ('.secrets') is not content. Every question of
-// whether a path's bytes may be opened, shown, paired or measured asks this
-// function; none asks a kind manifest.
+// names that folder on a file system that folds names, as git's
+// protectNTFS and protectHFS do for '.git': case ('.SECRETS/x'), trailing
+// dots and spaces ('.secrets. /x'), NTFS 8.3 short names ('SECRET~1/x',
+// 'se1f2e~1/x'), NTFS streams ('.secrets::$INDEX_ALLOCATION/x', and
+// '.secrets:x' itself, stored with the folder) and HFS+'s ignorable code
+// points ('.sec\u200crets/x'). The rule `secret` refuses exactly these. The
+// folder's name alone ('.secrets', 'SECRET~1') is not content. Every
+// question of whether a path's bytes may be opened, shown, paired or
+// measured asks this function; none asks a kind manifest.
 bool is_secret_path(std::string_view path);
 
-// True when one path component names the secrets folder in such a spelling.
+// True when one path component names the secrets folder (or a stream of it)
+// in such a spelling.
 bool is_secret_folder(std::string_view component);
 
 // True when `component` names the git directory in a spelling git refuses

@@ -3,6 +3,7 @@
 // nested input: such input yields diagnostics.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 #include <vector>
 
@@ -26,6 +27,11 @@ std::vector<ClassRange> classify_syntax(Format format, std::string_view bytes);
 // Validates UTF-8 and the absence of NUL bytes; on failure returns a WS002 at
 // the first offending byte.
 bool check_encoding(std::string_view path, std::string_view bytes, std::vector<Diagnostic>& out);
+
+// The length of a leading UTF-8 byte order mark of `bytes`: 3, or 0 when
+// there is none. Readers and --in skip it; ws-grep does not count it as
+// text of line 1 (ws-grep(1)).
+inline std::size_t bom_length(std::string_view bytes) { return bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0; }
 
 // Position (1-based line, byte column) of byte `offset` in `bytes`.
 Position position_at(std::string_view bytes, std::uint32_t offset);

@@ -9,10 +9,13 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_set>
+#include <unordered_map>
+#include <vector>
 
 namespace ws {
 
@@ -20,10 +23,15 @@ class View;
 struct ViewEntry;
 struct Kind;
 
+// The blob ids of a view's secrets, each with its size where known. The
+// sizes let a working-tree file's bytes, which have no id until hashed, be
+// checked at the cost of one lookup: only bytes of a secret's size are
+// hashed (holds_bytes).
 class SecretBlobs {
  public:
-  // `hex_id`: a blob id as 40 hex digits; anything else is ignored.
-  void insert(std::string_view hex_id);
+  // `hex_id`: a blob id as 40 hex digits; anything else is ignored. The
+  // size is learnt later (measure) unless given.
+  void insert(std::string_view hex_id, std::optional<std::uint64_t> size = std::nullopt);
   void insert_all(const SecretBlobs& other);
   // A hash lookup, skipped when the set is empty (a workspace without
   // secrets pays nothing).
@@ -33,6 +41,20 @@ class SecretBlobs {
   bool empty() const { return ids_.empty(); }
   std::size_t size() const { return ids_.size(); }
 
+  // Gives each id of unknown size the size `size_of(id)` returns (nullopt:
+  // still unknown). `size_of` must learn it without reading the content:
+  // an object header, never an inflated secret.
+  void measure(const std::function<std::optional<std::uint64_t>(std::string_view)>& size_of);
+  // True when every id's size is known: holds_bytes then hashes only bytes
+  // of a secret's size. While one is unknown it hashes any bytes (safe, and
+  // slow; no view a tool opens over a working tree leaves one unknown).
+  bool all_sized() const { return unsized_ == 0; }
+
+  // Whether `bytes` are a secret's: hashed as a git blob only when their
+  // size is one of the secrets' sizes, so bytes of any other size cost one
+  // lookup in a set of a few numbers.
+  bool holds_bytes(std::string_view bytes) const;
+
  private:
   // Blob ids are uniformly distributed: their first 16 hex digits hash as
   // well as all 40, at less cost for a lookup per file of the view.
@@ -40,7 +62,11 @@ class SecretBlobs {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s.substr(0, 16)); }
   };
-  std::unordered_set<std::string, Hash, std::equal_to<>> ids_;
+  void add_size(std::uint64_t size);
+
+  std::unordered_map<std::string, std::optional<std::uint64_t>, Hash, std::equal_to<>> ids_;
+  std::vector<std::uint64_t> sizes_;  // sorted, distinct: a handful
+  std::size_t unsized_ = 0;           // ids whose size is not known
 };
 
 // The one message for a path whose bytes are a secret's: it names the path

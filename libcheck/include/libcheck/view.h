@@ -118,10 +118,11 @@ class View {
   // refuses it by path (secret_bytes_refusal).
   bool holds_secret_bytes(const ViewEntry& e) const { return is_secret(e) && !is_secret_path_of(e); }
   // For bytes already read of `e`: whether they are a secret's. An entry
-  // the view has an id for is judged by that id (a working-tree view's ids
-  // come from its status; ws-grep's view, which computes none, takes a
-  // tracked file's from the index); bytes it has no id for (an untracked
-  // file there) are hashed, only when the view has secrets at all.
+  // of a commit or the index is judged by its id; working-tree bytes by
+  // what they are (SecretBlobs::holds_bytes: hashed only when their size
+  // is a secret's), since a file can change after the index or the view
+  // saw it. read() has refused such bytes already; this is for callers
+  // holding bytes of their own.
   bool bytes_are_secret(const ViewEntry& e, std::string_view bytes) const;
   const SecretBlobs& secret_blobs() const { return *secrets_; }
   const ContentSource& content() const { return *content_; }
