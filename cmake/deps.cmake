@@ -1,10 +1,10 @@
-# The libraries libcheck and the tools link, as three targets that every
-# CMakeLists uses: ws_dep_git2, ws_dep_tree_sitter, ws_dep_re2, plus
+# The libraries libcheck and the tools link, as targets that every
+# CMakeLists uses: ws_dep_git2, ws_dep_tree_sitter, ws_dep_re2, ws_dep_utf8proc, plus
 # WS_FMT_TARGET for fmt. ws_dep_tree_sitter is the pinned runtime built from
 # its npm package (grammars/CMakeLists.txt), never Debian's.
 #
 # WS_STATIC_DEPS (on by default) links Debian's static archives of libgit2
-# and what it needs and RE2 into the executables, takes fmt
+# and what it needs, RE2 and utf8proc into the executables, takes fmt
 # header-only, and the tools add -static-libstdc++ (tools/CMakeLists.txt).
 # Why: a tool is a short process, and the dynamic linker's symbol lookups
 # across 25 shared libraries cost about 10 M instructions (2 ms) at every
@@ -28,12 +28,13 @@ add_library(ws_dep_crypto INTERFACE)
 add_library(ws_dep_git2 INTERFACE)
 add_library(ws_dep_tree_sitter INTERFACE)
 add_library(ws_dep_re2 INTERFACE)
+add_library(ws_dep_utf8proc INTERFACE)
 
 if(WS_LINK_STATIC)
   # In link order: each archive before the ones it needs.
   set(git2_archives git2 http_parser pcre2-8 ssh2 mbedtls mbedx509 mbedcrypto crypto z)
   set(git2_static "")
-  foreach(name IN LISTS git2_archives ITEMS re2)
+  foreach(name IN LISTS git2_archives ITEMS re2 utf8proc)
     string(MAKE_C_IDENTIFIER "WS_ARCHIVE_${name}" var)
     find_library(${var} NAMES lib${name}.a REQUIRED)
     if(name IN_LIST git2_archives)
@@ -45,14 +46,17 @@ if(WS_LINK_STATIC)
   target_link_libraries(ws_dep_git2 INTERFACE ${git2_static} ${WS_GSSAPI_LIBRARY} Threads::Threads)
   target_link_libraries(ws_dep_crypto INTERFACE ${WS_ARCHIVE_crypto})
   target_link_libraries(ws_dep_re2 INTERFACE ${WS_ARCHIVE_re2} Threads::Threads)
+  target_link_libraries(ws_dep_utf8proc INTERFACE ${WS_ARCHIVE_utf8proc})
   # The same headers as the shared libraries'.
   target_include_directories(ws_dep_git2 INTERFACE ${LIBGIT2_INCLUDE_DIRS})
   target_include_directories(ws_dep_re2 INTERFACE ${RE2_INCLUDE_DIRS})
+  target_include_directories(ws_dep_utf8proc INTERFACE ${UTF8PROC_INCLUDE_DIRS})
   set(WS_FMT_TARGET fmt::fmt-header-only)
 else()
   target_link_libraries(ws_dep_git2 INTERFACE PkgConfig::LIBGIT2)
   target_link_libraries(ws_dep_crypto INTERFACE OpenSSL::Crypto)
   target_link_libraries(ws_dep_re2 INTERFACE PkgConfig::RE2)
+  target_link_libraries(ws_dep_utf8proc INTERFACE PkgConfig::UTF8PROC)
   set(WS_FMT_TARGET fmt::fmt)
 endif()
 message(STATUS "ws: dependencies linked ${WS_LINK_STATIC} (WS_STATIC_DEPS=${WS_STATIC_DEPS})")

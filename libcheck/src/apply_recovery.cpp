@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "home_directory.h"
 #include "apply_journal.h"
 #include "index_file.h"
 #include "libcheck/proposal.h"
@@ -142,8 +143,7 @@ Result<ApplyResult> continue_apply(const OpenOptions& open) {
   if (!repo_r) return repo_r.error();
   const Repository& repo = *repo_r;
   if (!repo.is_bare()) {
-    const char* home = std::getenv("HOME");
-    auto root = WorkspaceRoot::open(repo.workdir(), home ? home : "");
+    auto root = WorkspaceRoot::open(repo.workdir(), detail::home_directory());
     if (!root) return root.error();
   }
   auto found = find_record(repo.git_dir());

@@ -101,7 +101,8 @@ bool is_path_rule(std::string_view rule) {
 std::optional<Diagnostic> read_error_diag(const std::string& path, const Error& err) {
   const std::string& rule = err.rule;
   if (rule == "too-large") return make_file_diag(DiagCode::file_too_large, path, err.message);
-  if (rule == "symlink" || rule == "special-file" || rule == "hard-link" || rule == "submodule")
+  if (rule == "symlink" || rule == "special-file" || rule == "hard-link" || rule == "mount-point" ||
+      rule == "submodule")
     return make_file_diag(DiagCode::unreadable_file, path, err.message);
   if (is_path_rule(rule)) return make_file_diag(DiagCode::path_refused, path, err.message);
   return std::nullopt;

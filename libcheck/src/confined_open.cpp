@@ -21,6 +21,8 @@
 #define WS_HAVE_OPENAT2 0
 #endif
 
+#include "mount_point.h"
+
 namespace ws::detail {
 
 Fd& Fd::operator=(Fd&& o) noexcept {
@@ -61,8 +63,9 @@ FileRule rule_for_errno(int e) {
   switch (e) {
     case ENOENT:
     case ENOTDIR:  // a file where a directory was expected: no such path
-    case EXDEV:    // openat2 refused to leave the directory: nothing of that name beneath it
       return FileRule::not_found;
+    case EXDEV:  // openat2's RESOLVE_NO_XDEV: a plain path without links leaves only through a mount
+      return FileRule::mount_point;
     case ELOOP:
       return FileRule::symlink;
     case ENXIO:  // a socket, or a device with nothing behind it
@@ -89,7 +92,8 @@ long sys_openat2(int dir_fd, const char* path, std::uint64_t flags, std::uint64_
 #endif
 
 // openat2 does in one call what the walk does by hand: every component is
-// resolved beneath dir_fd and any link on the way fails with ELOOP.
+// resolved beneath dir_fd, any link on the way fails with ELOOP and any
+// mount point (a bind mount too) with EXDEV.
 // Returns false when openat2 itself is unusable, so the caller can fall back.
 bool try_openat2(int dir_fd, const std::string& rel, OpenOutcome& out) {
 #if WS_HAVE_OPENAT2
@@ -97,7 +101,7 @@ bool try_openat2(int dir_fd, const std::string& rel, OpenOutcome& out) {
   long fd;
   do {
     fd = sys_openat2(dir_fd, rel.c_str(), static_cast<std::uint64_t>(kLeafFlags),
-                     RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+                     RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV);
   } while (fd < 0 && errno == EINTR);
   if (fd >= 0) {
     g_openat2_state.store(1, std::memory_order_relaxed);
@@ -130,10 +134,13 @@ FileRule classify_link_error(int at, const char* name, int e) {
   return rule_for_errno(e);
 }
 
-// The fallback: one openat per component, each refusing to follow a link.
+// The fallback: one openat per component, each refusing to follow a link
+// and each checked to lie on the root's side of every mount point.
 // Directories are opened O_PATH (search permission is all a walk needs).
 OpenOutcome walk_open(int dir_fd, const std::string& rel) {
   OpenOutcome out;
+  dev_t root_dev;
+  if (!device_of(dir_fd, root_dev)) return out;  // io
   Fd cur;
   int at = dir_fd;
   size_t start = 0;
@@ -151,6 +158,11 @@ OpenOutcome walk_open(int dir_fd, const std::string& rel) {
       // O_NOFOLLOW gives ELOOP for a link, but O_PATH|O_DIRECTORY on a link
       // gives ENOTDIR, which also means "a plain file in the middle": ask.
       out.rule = (e == ELOOP || e == ENOTDIR) ? classify_link_error(at, name.c_str(), e) : rule_for_errno(e);
+      return out;
+    }
+    if (crosses_mount(fd, root_dev)) {
+      ::close(fd);
+      out.rule = FileRule::mount_point;
       return out;
     }
     if (leaf) {

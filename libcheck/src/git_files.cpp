@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "git_util.h"
+#include "home_directory.h"
 
 namespace ws::detail {
 
@@ -51,10 +52,7 @@ std::string small_file(const std::string& path) {
   return out;
 }
 
-std::string home_dir() {
-  const char* home = std::getenv("HOME");
-  return home ? home : "";
-}
+std::string home_dir() { return git_home_directory(); }
 
 // $XDG_CONFIG_HOME/git/NAME, or ~/.config/git/NAME, as git looks them up.
 std::string xdg_git_file(const char* name) {

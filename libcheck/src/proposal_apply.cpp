@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "apply_journal.h"
+#include "home_directory.h"
 #include "libcheck/repository.h"
 #include "libcheck/workspace_root.h"
 #include "policy_change_gate.h"
@@ -56,8 +57,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   // Recorded now, checked again just before the branch moves.
   std::optional<WorkspaceRoot> root;
   if (!repo.is_bare()) {
-    const char* home = std::getenv("HOME");
-    auto rt = WorkspaceRoot::open(repo.workdir(), home ? home : "");
+    auto rt = WorkspaceRoot::open(repo.workdir(), detail::home_directory());
     if (!rt) return rt.error();
     root.emplace(std::move(rt).value());
   }

@@ -19,6 +19,9 @@ namespace ws::render_detail {
 
 namespace {
 
+// A one-line text (a message, a note, a path) as a terminal may show it.
+std::string one_line(std::string_view s) { return terminal_safe(s, LineBreaks::escape); }
+
 std::string escape_data(std::string_view s) {
   std::string out;
   for (char c : s) {
@@ -34,7 +37,7 @@ std::string escape_data(std::string_view s) {
 
 std::string escape_property(std::string_view s) {
   std::string out;
-  for (char c : escape_data(s)) {
+  for (char c : escape_data(one_line(s))) {
     switch (c) {
       case ':': out += "%3A"; break;
       case ',': out += "%2C"; break;
@@ -81,14 +84,14 @@ class GithubConsumer final : public DiagnosticConsumer {
       }
     }
     props.push_back("title=" + escape_property(diag_info(d.code).id));
-    std::string message = d.message;
-    for (const auto& n : d.notes) message += "\n" + note_text(n);
+    std::string message = one_line(d.message);
+    for (const auto& n : d.notes) message += "\n" + one_line(note_text(n));
     out_ << "::" << command(d.severity) << ' ' << fmt::format("{}", fmt::join(props, ","))
          << "::" << escape_data(message) << '\n';
   }
 
   void end(const BuildSummary& summary) override {
-    if (!summary.all_reason.empty()) out_ << "::notice::" << escape_data(summary.all_reason) << '\n';
+    if (!summary.all_reason.empty()) out_ << "::notice::" << escape_data(one_line(summary.all_reason)) << '\n';
     out_ << summary_line(summary) << '\n';
   }
 };

@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "libcheck/render.h"
+#include "display_width.h"
 #include "render_common.h"
 
 namespace ws::render_detail {
@@ -36,9 +37,10 @@ std::string_view severity_colour(Severity s) {
 
 // The quoted line and the caret line beneath it. Columns are bytes; the caret
 // line copies each tab of the prefix so it lines up whatever the tab width,
-// and gives every other character (a UTF-8 sequence, not a byte) one cell, or
-// the width of its escape ("\x1b" is four cells), so the caret stays under
-// the character it points at.
+// and gives every other character (a UTF-8 sequence, not a byte) the cells a
+// terminal gives it (display_width: 2 for CJK and emoji, 0 for a combining
+// mark), or the width of its escape ("\x1b" is four cells), so the caret
+// stays under the character it points at (ws-build(1), OUTPUT).
 struct Quote {
   std::string text;
   std::string prefix;
@@ -60,13 +62,14 @@ Quote quote_line(std::string_view line, const Span& span) {
     const Utf8Unit& u = t.unit;
     i += u.length;
     bool tab = u.valid && u.code_point == '\t';
-    std::size_t width = tab ? 0 : t.escaped() ? t.spelled_size : 1;
+    std::size_t width = tab ? 0 : t.escaped() ? t.spelled_size : u.valid ? detail::display_width(u.code_point) : 1;
     if (t.escaped()) q.text += t.escape();
     else q.text.append(line.substr(u.offset, u.length));
     if (u.offset + u.length <= start) {
       if (tab) q.prefix += '\t';
       else q.prefix.append(width, ' ');
     } else if (!caret) {
+      // A span that starts on a zero-width character still gets its caret.
       q.marks += '^';
       if (width > 1) q.marks.append(width - 1, '~');
       caret = true;

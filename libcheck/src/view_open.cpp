@@ -448,6 +448,7 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
   bool worktree = spec.source == ViewSource::worktree;
   switch (spec.source) {
     case ViewSource::worktree:
+      if (Status st = detail::refuse_mount_points(root->path(), r, repo.index_file()); !st) return st.error();
       opts.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
       rc = git_diff_tree_to_workdir_with_index(&draw, r, base_tree->get(), &opts);
       break;

@@ -10,6 +10,7 @@
 #include "base_kinds.h"
 #include "commit_config.h"
 #include "definition_cache.h"
+#include "home_directory.h"
 #include "secret_content.h"
 #include "libcheck/compile.h"
 #include "libcheck/kinds.h"
@@ -234,8 +235,7 @@ Result<Workspace> open_workspace(const OpenOptions& options) {
   if (options.prefetch_cache) w.cache_prefetch = CachePrefetch::start(definition_cache_file(*w.repo), cache_version());
 
   if (!w.repo->is_bare()) {
-    const char* home = std::getenv("HOME");
-    auto root = WorkspaceRoot::open(w.repo->workdir(), home ? home : "");
+    auto root = WorkspaceRoot::open(w.repo->workdir(), detail::home_directory());
     if (!root) return root.error();
     w.root = std::make_shared<const WorkspaceRoot>(std::move(root).value());
   }

@@ -39,6 +39,7 @@ const char* file_rule_name(FileRule rule) {
     case FileRule::too_large: return "too-large";
     case FileRule::not_found: return "not-found";
     case FileRule::io: return "io";
+    case FileRule::mount_point: return "mount-point";
   }
   return "unknown";
 }
@@ -66,6 +67,10 @@ std::string FileError::message() const {
              " (over the size cap); split the file or raise \"size_cap\" in .ws/config.json";
     case FileRule::not_found:
       return "cannot read " + p + ": " + name + " (no such file beneath the workspace root); check the path";
+    case FileRule::mount_point:
+      return "refused path " + p + ": " + name +
+             " (the path is or goes through a mount point beneath the workspace root, and mounts are never "
+             "crossed); unmount it or move the mount out of the workspace";
     case FileRule::io:
       break;
   }

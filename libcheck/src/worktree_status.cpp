@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "git_util.h"
+#include "home_directory.h"
 #include "index_file.h"
 #include "index_tree.h"
 #include "view_internal.h"
@@ -54,9 +55,9 @@ std::string filters_or_settings(git_repository* repo, const std::string& common_
     return "core.attributesFile";
   }
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
-  const char* home = std::getenv("HOME");
+  const std::string home = git_home_directory();
   std::string user = xdg && *xdg ? std::string(xdg) + "/git/attributes"
-                     : home && *home ? std::string(home) + "/.config/git/attributes"
+                     : !home.empty() ? home + "/.config/git/attributes"
                                      : std::string();
   for (const std::string& f : {common_dir + "info/attributes", std::string("/etc/gitattributes"), user})
     if (file_exists(f)) return "attributes file '" + f + "'";

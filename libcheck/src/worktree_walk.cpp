@@ -5,12 +5,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <git2.h>
+
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "git_files.h"
+#include "git_util.h"
+#include "index_refusal.h"
+#include "libcheck/workspace_root.h"
+#include "mount_point.h"
 
 namespace ws::detail {
 
@@ -88,11 +95,23 @@ std::optional<Dir> open_dir(int fd, std::string rel) {
   return d;
 }
 
+// The refusal of a folder the walk would enter that lies across a mount.
+Error mount_refusal(std::string_view rel) {
+  std::string path(rel.substr(0, rel.size() - 1));  // without the folder's '/'
+  FileError why{FileRule::mount_point, path};
+  return make_error(Errc::refused, why.message(), path, file_rule_name(why.rule));
+}
+
 }  // namespace
 
 Status walk_worktree(const std::string& root_path, const std::function<bool(const WalkItem&)>& visit) {
   int root_fd = ::open(root_path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (root_fd < 0) return make_error(Errc::environment, "cannot open the workspace root '" + root_path + "'");
+  dev_t root_dev;
+  if (!device_of(root_fd, root_dev)) {
+    ::close(root_fd);
+    return make_error(Errc::environment, "cannot stat the workspace root '" + root_path + "'");
+  }
   std::vector<Dir> stack;
   if (auto root = open_dir(root_fd, "")) stack.push_back(std::move(*root));
   // libgit2 reads a folder's .gitignore when asked about a path in it.
@@ -122,6 +141,12 @@ Status walk_worktree(const std::string& root_path, const std::function<bool(cons
     if (!visit(WalkItem{c.type, rel, fd, name.c_str()}) || c.type != WalkItem::Type::dir) continue;
     int sub = openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (sub < 0) continue;
+    if (crosses_mount(sub, root_dev)) {
+      ::close(sub);
+      Error refused = mount_refusal(rel);
+      for (Dir& open : stack) closedir(open.dir);
+      return refused;
+    }
     // `d` and `c` are not used past this point: the push may move them.
     if (auto child = open_dir(sub, rel)) {
       stack.push_back(std::move(*child));
@@ -132,6 +157,23 @@ Status walk_worktree(const std::string& root_path, const std::function<bool(cons
     }
   }
   return Ok{};
+}
+
+Status refuse_mount_points(const std::string& root_path, git_repository* repo, const std::string& index_file) {
+  git_index* raw = nullptr;
+  if (git_repository_index(&raw, repo) < 0)
+    return index_load_error(index_file, git::error(Errc::environment, "cannot read the index"));
+  std::unique_ptr<git_index, decltype(&git_index_free)> index(raw, git_index_free);
+  return walk_worktree(root_path, [&](const WalkItem& item) {
+    if (item.type != WalkItem::Type::dir) return false;
+    const std::string rel(item.rel);
+    std::size_t at = 0;
+    if (git_index_find_prefix(&at, index.get(), rel.c_str()) == 0) return true;
+    int ignored = 0;
+    if (git_ignore_path_is_ignored(&ignored, repo, rel.c_str()) == 0 && ignored) return false;
+    struct stat gst;
+    return fstatat(item.dir_fd, (std::string(item.name) + "/.git").c_str(), &gst, AT_SYMLINK_NOFOLLOW) != 0;
+  });
 }
 
 }  // namespace ws::detail

@@ -8,6 +8,8 @@
 
 #include "libcheck/result.h"
 
+struct git_repository;
+
 namespace ws::detail {
 
 struct WalkItem {
@@ -27,7 +29,17 @@ struct WalkItem {
 // come in bytewise order ("a.json" < "a/x" < "a0"): each directory's names
 // are sorted with a directory's taken as "name/". Only the directories on
 // the current path are open. A directory that cannot be opened is skipped,
-// as git skips it.
+// as git skips it. A directory `visit` would have walked into that is a
+// mount point (or lies on another device) is refused: the walk stops with
+// an error naming it and the rule "mount-point" (ws(7), PATH POLICY);
+// git itself would cross it.
 Status walk_worktree(const std::string& root_path, const std::function<bool(const WalkItem&)>& visit);
+
+// For the views libgit2 computes, whose own walk would cross a mount point:
+// walks the folders git would enter (those with something tracked below,
+// else those neither ignored nor holding a nested repository) only to
+// refuse a mount point among them, as walk_worktree does. `index_file` is
+// the index libgit2 loads, named when it refuses to (index_refusal.h).
+Status refuse_mount_points(const std::string& root_path, git_repository* repo, const std::string& index_file);
 
 }  // namespace ws::detail

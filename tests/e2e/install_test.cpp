@@ -202,15 +202,15 @@ TEST_CASE("cpack makes a .deb with the tools, pages, kind pack, completion and l
   CHECK(field("Description") == "check, stage and apply workspace definitions kept in git");
   // dpkg-shlibdeps declared the shared libraries the tools link, and only
   // those: statically linked (WS_STATIC_DEPS), libgit2, RE2, fmt and the C++
-  // library are inside the tools. The pinned tree-sitter runtime is always
+  // library and utf8proc are inside the tools. The pinned tree-sitter runtime is always
   // inside (README: Debian's libtree-sitter0 is never linked).
   std::string depends = field("Depends");
 #if WS_TEST_STATIC_DEPS
   const std::vector<std::string> shared{"libc6"};
   const std::vector<std::string> inside{"libgit2-1.5", "libre2-9", "libfmt9", "libtree-sitter0", "libstdc++6",
-                                        "libgssapi-krb5-2"};
+                                        "libgssapi-krb5-2", "libutf8proc2"};
 #else
-  const std::vector<std::string> shared{"libgit2-1.5", "libre2-9", "libfmt9", "libc6", "libstdc++6"};
+  const std::vector<std::string> shared{"libgit2-1.5", "libre2-9", "libfmt9", "libc6", "libstdc++6", "libutf8proc2"};
   const std::vector<std::string> inside{"libtree-sitter0"};
 #endif
   INFO(depends);

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -204,6 +205,51 @@ TEST_CASE("human quotes: escapes, wide prefixes, odd spans, unknown source", "[r
         "7 errors in 2 files (1 file changed)\n");
 }
 
+// The caret stands under the character it points at as a terminal draws
+// the line: a CJK character or an emoji takes two cells, a combining mark or
+// a zero-width space none.
+TEST_CASE("human quotes: the caret counts display cells", "[render][caret]") {
+  Files files{{"a.cs",
+               "\xe5\x90\x8d\xe5\x89\x8d = Agents.Foo\n"     // two CJK characters before the span
+               "  \"name\": \"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\",\n"  // the span is CJK
+               "\xf0\x9f\x98\x80 x \xf0\x9f\x9a\x80!\n"      // emoji before and inside the span
+               "e\xcc\x81tat = Bad\n"                 // e + combining acute, before and inside
+               "a\xe2\x80\x8b" "b = X\n"                // a zero-width space before the span
+               "\xef\xbc\xa1\x1b\xef\xbc\xa2 = Y\n"}};   // fullwidth letters around an escape
+  std::vector<Diagnostic> ds{
+      make_diag(DiagCode::unresolved_reference, "a.cs", span(1, 10, 1, 20), "cjk prefix"),
+      make_diag(DiagCode::unresolved_reference, "a.cs", span(2, 12, 2, 21), "cjk span"),
+      make_diag(DiagCode::unresolved_reference, "a.cs", span(3, 6, 3, 13), "emoji"),
+      make_diag(DiagCode::unresolved_reference, "a.cs", span(4, 1, 4, 7), "combining span"),
+      make_diag(DiagCode::unresolved_reference, "a.cs", span(4, 10, 4, 13), "combining prefix"),
+      make_diag(DiagCode::unresolved_reference, "a.cs", span(5, 9, 5, 10), "zero width"),
+      make_diag(DiagCode::unresolved_reference, "a.cs", span(6, 4, 6, 8), "fullwidth and escape"),
+  };
+  CHECK(render(OutputFormat::human, ds, tally(ds, {1, 1}), options(files)) ==
+        "a.cs:1:10: error[WS010]: cjk prefix\n"
+        "\xe5\x90\x8d\xe5\x89\x8d = Agents.Foo\n"
+        "       ^~~~~~~~~~\n"
+        "a.cs:2:12: error[WS010]: cjk span\n"
+        "  \"name\": \"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\",\n"
+        "           ^~~~~~\n"
+        "a.cs:3:6: error[WS010]: emoji\n"
+        "\xf0\x9f\x98\x80 x \xf0\x9f\x9a\x80!\n"
+        "   ^~~~~\n"
+        "a.cs:4:1: error[WS010]: combining span\n"
+        "e\xcc\x81tat = Bad\n"
+        "^~~~\n"
+        "a.cs:4:10: error[WS010]: combining prefix\n"
+        "e\xcc\x81tat = Bad\n"
+        "       ^~~\n"
+        "a.cs:5:9: error[WS010]: zero width\n"
+        "a\xe2\x80\x8b" "b = X\n"
+        "     ^\n"
+        "a.cs:6:4: error[WS010]: fullwidth and escape\n"
+        "\xef\xbc\xa1\\x1b\xef\xbc\xa2 = Y\n"
+        "  ^~~~~~\n"
+        "7 errors in 1 file (1 file changed)\n");
+}
+
 TEST_CASE("json output: one document", "[render]") {
   std::string out = render(OutputFormat::json);
   CHECK(out == R"json({
@@ -333,11 +379,38 @@ TEST_CASE("github escaping and multi-line spans", "[render]") {
   std::vector<Diagnostic> ds{d, n, eol, lines};
   CHECK(render(OutputFormat::github, ds, tally(ds, {1, 1}), options({})) ==
         "::error file=x/100%25%2Ca%3Ab.json,line=2,endLine=3,title=WS001::"
-        "100%25 done%0D%0Anext: a,b\n"
+        "100%25 done\\r\\nnext: a,b\n"
         "::notice title=WS014::no path\n"
         "::error file=a.json,line=5,col=3,title=WS001::to end of line\n"
         "::error file=a.json,line=7,endLine=8,title=WS001::two lines\n"
         "3 errors in 2 files (1 file changed)\n");
+}
+
+// A hostile path or message tries to end the workflow command and start
+// another (add-mask, set-output, stop-commands), or to reach the log raw
+// (ESC, OSC, BEL, C1 CSI, a bidi override): each is spelt as ws(7) spells it
+// for a terminal, then escaped for the runner, so every output line is one
+// command and holds no control byte.
+TEST_CASE("github annotations: hostile text starts no command and no control reaches the log", "[render][github]") {
+  auto d = make_diag(DiagCode::syntax_error, "a\n::add-mask::x\x1b[2J,b.json", span(1, 1, 1, 2),
+                     "bad\n::set-output name=x::y\r::stop-commands::t \x1b]0;t\x07 \xc2\x9b \xe2\x80\xae%0A");
+  d.notes.push_back(Note{"n\r\n::error::forged.cs", span(2, 3, 2, 4), true, "see\x1b[1A\x1b[2K here"});
+  std::vector<Diagnostic> ds{d};
+  BuildSummary s = tally(ds, {1, 1});
+  s.all_reason = "kinds changed\n::warning::forged";
+  std::string out = render(OutputFormat::github, ds, s, options({}));
+  CHECK(out ==
+        "::error file=a\\n%3A%3Aadd-mask%3A%3Ax\\x1b[2J%2Cb.json,line=1,col=1,endLine=1,endColumn=1,title=WS001::"
+        "bad\\n::set-output name=x::y\\r::stop-commands::t \\x1b]0;t\\x07 \\u009b \\u202e%250A"
+        "%0An\\r\\n::error::forged.cs:2:3: note: see\\x1b[1A\\x1b[2K here\n"
+        "::notice::kinds changed\\n::warning::forged\n"
+        "1 error in 1 file (1 file changed)\n");
+  // Three lines, each one command or the summary; no byte below 0x20 but
+  // the line feeds, no DEL, no C1 control.
+  CHECK(std::count(out.begin(), out.end(), '\n') == 3);
+  CHECK(std::none_of(out.begin(), out.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 && c != '\n'; }));
+  CHECK(out.find("\xc2\x9b") == std::string::npos);
+  CHECK(out.find('\x7f') == std::string::npos);
 }
 
 TEST_CASE("gitlab code quality report", "[render]") {

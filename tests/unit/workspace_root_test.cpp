@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -14,6 +15,9 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -154,6 +158,94 @@ TEST_CASE("confined reads refuse links, special files and oversized files", "[wo
     CHECK(ok.bytes == "{\"name\":\"A\"}");
     CHECK(s.read("cap/16.txt", 16, false).bytes == std::string(16, 'x'));
   }
+}
+
+namespace {
+
+// What each strategy reads at each of `rels` beneath `root`, one
+// "strategy rel rule" line each, after `mount` has run in a private mount
+// namespace of a child process (so no mount reaches the machine's, and the
+// mounts vanish with the child); "skip: why" when the child may not mount.
+std::string reads_in_mount_namespace(const fs::path& root, const std::vector<std::string>& rels,
+                                     const std::function<bool()>& mount) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::close(fds[0]);
+    std::string out;
+    if (::unshare(CLONE_NEWNS) != 0 || ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+        !mount()) {
+      out = std::string("skip: ") + std::strerror(errno);
+    } else {
+      auto ws_root = WorkspaceRoot::open(root.string(), "");
+      ws::detail::Fd dir(::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+      if (!ws_root.ok() || !dir.valid()) out = "skip: cannot open the root";
+      else
+        for (const Strategy& s : strategies(*ws_root, dir.get()))
+          for (const std::string& rel : rels) out += std::string(s.name) + " " + rel + " " + rule_of(s.read(rel, ws::kDefaultSizeCap, false)) + "\n";
+    }
+    std::size_t done = 0;
+    while (done < out.size()) {
+      ssize_t n = ::write(fds[1], out.data() + done, out.size() - done);
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string got;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) got.append(buf, static_cast<std::size_t>(n));
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  CHECK(WIFEXITED(status));
+  return got;
+}
+
+}  // namespace
+
+// A bind mount of a folder outside (same file system: the device alone
+// cannot tell it), of a folder inside, of one file, and a tmpfs: every
+// strategy refuses each as mount-point, and still reads the plain file.
+TEST_CASE("confined reads never cross a mount point", "[workspace_root][mount]") {
+  HostileTree t;
+  fs::create_directories(t.root / "bound");
+  fs::create_directories(t.root / "alias");
+  fs::create_directories(t.root / "tmp");
+  write_file(t.root / "file.json", "{}");
+  const std::vector<std::string> rels{"agents/a.json", "bound/secret.txt", "alias/a.json", "file.json",
+                                      "tmp/canary.txt"};
+  std::string got = reads_in_mount_namespace(t.root, rels, [&t] {
+    auto bind = [](const fs::path& from, const fs::path& to) {
+      return ::mount(from.c_str(), to.c_str(), nullptr, MS_BIND, nullptr) == 0;
+    };
+    if (!bind(t.outside, t.root / "bound") || !bind(t.root / "agents", t.root / "alias") ||
+        !bind(t.outside / "secret.txt", t.root / "file.json") ||
+        ::mount("tmpfs", (t.root / "tmp").c_str(), "tmpfs", 0, "size=64k") != 0)
+      return false;
+    std::ofstream((t.root / "tmp/canary.txt").string()) << "mounted bytes";
+    return true;
+  });
+  if (got.rfind("skip: ", 0) == 0) {
+    WARN("cannot mount in a private mount namespace here (" << got << "); mount case skipped");
+    return;
+  }
+  std::string expect;
+  std::vector<std::string> names{"WorkspaceRoot", "walk"};
+  if (ws::detail::openat2_available()) names.push_back("openat2");
+  for (const std::string& name : names)
+    for (const std::string& rel : rels) expect += name + " " + rel + " " + (rel == "agents/a.json" ? "ok" : "mount-point") + "\n";
+  CHECK(got == expect);
+}
+
+TEST_CASE("a mount-point refusal names the path and the rule", "[workspace_root][mount]") {
+  ws::FileError e{FileRule::mount_point, "agents/\x1b[2Jmnt/a.json"};
+  CHECK(e.message() ==
+        "refused path 'agents/\\x1b[2Jmnt/a.json': mount-point (the path is or goes through a mount point beneath "
+        "the workspace root, and mounts are never crossed); unmount it or move the mount out of the workspace");
 }
 
 TEST_CASE("reading a FIFO returns at once with special-file", "[workspace_root]") {

@@ -1,9 +1,11 @@
 // The workspace root and confined reads beneath it.
 //
-// Files are opened beneath the root without following links (openat2 with
-// RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS where the kernel has it, an O_NOFOLLOW
-// walk otherwise). A symlink anywhere in the path, a FIFO or device, a file
-// over the size cap, or (for writing) a file with more than one link is refused.
+// Files are opened beneath the root without following links or crossing a
+// mount point (openat2 with RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|RESOLVE_NO_XDEV
+// where the kernel has it, an O_NOFOLLOW walk with a device check otherwise).
+// A symlink anywhere in the path, a mount point on the way, a FIFO or device,
+// a file over the size cap, or (for writing) a file with more than one link
+// is refused.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +20,7 @@ namespace ws {
 inline constexpr std::uint64_t kDefaultSizeCap = 1u << 20;  // 1 MiB
 
 // Rules a confined file access can break, besides the path policy's.
-enum class FileRule { symlink, special_file, hard_link, too_large, not_found, io };
+enum class FileRule { symlink, special_file, hard_link, too_large, not_found, io, mount_point };
 const char* file_rule_name(FileRule rule);
 
 struct FileError {
