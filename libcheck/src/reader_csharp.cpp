@@ -367,8 +367,8 @@ void report_aliased(const std::vector<TSNode>& roots, std::string_view bytes, co
     std::string root(plain_name(text(n, bytes)));
     def.diagnostics.push_back(make_diag(
         DiagCode::aliased_root, def.path, lines.span(ts_node_start_byte(n), ts_node_end_byte(n)),
-        fmt::format("using directive names the symbol root {}: names used through it cannot be checked; "
-                    "remove it and write {}.<name> in full",
+        fmt::format("using directive names the symbol root '{}': names used through it cannot be checked; "
+                    "remove it and write '{}.<name>' in full",
                     root, root)));
   }
 }

@@ -282,18 +282,18 @@ TEST_CASE("csharp: a using directive naming a root is WS020, the names used thro
   };
   const std::string msg = "using directive names the symbol root ";
   for (const Case& c : std::vector<Case>{
-           {"using S = Secrets;", "S.Key", "WS020 4:11 " + msg + "Secrets: names used through it cannot be checked; "
-                                             "remove it and write Secrets.<name> in full"},
-           {"using static Secrets;", "Key", "WS020 4:14 " + msg + "Secrets: names used through it cannot be "
-                                              "checked; remove it and write Secrets.<name> in full"},
-           {"global using static Agents;", "Triage", "WS020 4:21 " + msg + "Agents: names used through it cannot "
-                                                       "be checked; remove it and write Agents.<name> in full"},
-           {"using Agents;", "Triage", "WS020 4:7 " + msg + "Agents: names used through it cannot be checked; "
-                                         "remove it and write Agents.<name> in full"},
-           {"using T = global::N.Ticket;", "T.Nope", "WS020 4:19 " + msg + "N: names used through it cannot be "
-                                                       "checked; remove it and write N.<name> in full"},
-           {"using @S = @Secrets;", "S.Key", "WS020 4:12 " + msg + "Secrets: names used through it cannot be "
-                                               "checked; remove it and write Secrets.<name> in full"},
+           {"using S = Secrets;", "S.Key", "WS020 4:11 " + msg + "'Secrets': names used through it cannot be checked; "
+                                             "remove it and write 'Secrets.<name>' in full"},
+           {"using static Secrets;", "Key", "WS020 4:14 " + msg + "'Secrets': names used through it cannot be "
+                                              "checked; remove it and write 'Secrets.<name>' in full"},
+           {"global using static Agents;", "Triage", "WS020 4:21 " + msg + "'Agents': names used through it cannot "
+                                                       "be checked; remove it and write 'Agents.<name>' in full"},
+           {"using Agents;", "Triage", "WS020 4:7 " + msg + "'Agents': names used through it cannot be checked; "
+                                         "remove it and write 'Agents.<name>' in full"},
+           {"using T = global::N.Ticket;", "T.Nope", "WS020 4:19 " + msg + "'N': names used through it cannot be "
+                                                       "checked; remove it and write 'N.<name>' in full"},
+           {"using @S = @Secrets;", "S.Key", "WS020 4:12 " + msg + "'Secrets': names used through it cannot be "
+                                               "checked; remove it and write 'Secrets.<name>' in full"},
        }) {
     INFO(c.directive);
     ws::Definition d = endpoint(c.directive + "\nreturn " + c.use + ";\n");
