@@ -126,7 +126,7 @@ TEST_CASE("bash completes the options of each tool from its own table", "[comple
   seed(repo);
   CHECK(complete({"ws-build", "--for"}, repo.path()) == "--format\n");
   CHECK(complete({"ws-apply", "--"}, repo.path()) ==
-        "--help\n--session\n--color\n--json\n--version\n--list\n--all-sessions\n--show\n--stat\n--reject\n"
+        "--help\n--session\n--color\n--json\n--quiet\n--version\n--list\n--all-sessions\n--show\n--stat\n--reject\n"
         "--branch\n--rebase\n--allow-policy-change\n--continue\n");
   CHECK(complete({"ws-grep", "--no"}, repo.path()) == "--no-line-number\n");
   CHECK(complete({"ws-build", "--no-"}, repo.path()) == "--no-cache\n--no-progress\n");

@@ -6,6 +6,29 @@
 
 namespace wscli {
 
+namespace {
+
+// CLI11 names a flag with a value for when it is bare "--base{HEAD}"; the
+// help says "--base [=REV]" (the type name) instead.
+class HelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_name(const CLI::Option* opt, bool is_positional) const override {
+    std::string name = CLI::Formatter::make_option_name(opt, is_positional);
+    for (auto open = name.find('{'); open != std::string::npos; open = name.find('{', open)) {
+      auto close = name.find('}', open);
+      if (close == std::string::npos) break;
+      name.erase(open, close + 1 - open);
+    }
+    return name;
+  }
+};
+
+}  // namespace
+
+App::App(std::string description, std::string name) : CLI::App(std::move(description), std::move(name)) {
+  formatter(std::make_shared<HelpFormatter>());
+}
+
 App::Leftovers App::leftovers() const {
   Leftovers out;
   for (const auto& [kind, arg] : missing_) {

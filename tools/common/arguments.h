@@ -20,7 +20,9 @@ namespace wscli {
 // once) with what they looked like, for settle_arguments().
 class App : public CLI::App {
  public:
-  using CLI::App::App;
+  // As CLI::App's; its --help shows an option with an optional value as
+  // "--base [=REV]".
+  explicit App(std::string description = "", std::string name = "");
 
   struct Leftovers {
     std::vector<std::string> unknown_options;  // "--chnged", "-x", "--chnged=value"
