@@ -23,7 +23,7 @@ void seed(const TempRepo& repo) {
 
 }  // namespace
 
-TEST_CASE("options: a value option takes one value; the next argument is an operand", "[options]") {
+TEST_CASE("options: a value option takes one value and leaves the next argument an operand", "[options]") {
   TempRepo repo;
   seed(repo);
   auto one = wstest::ws("ws-ls", {"--kind", "agent", "agents/"}, repo.path());
