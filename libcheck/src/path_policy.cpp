@@ -6,7 +6,7 @@
 #include <array>
 #include <string>
 
-#include "confined_open.h"
+#include "printable_path.h"
 
 namespace ws {
 

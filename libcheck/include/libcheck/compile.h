@@ -3,7 +3,7 @@
 // pending-definitions overlay (base − deleted/changed + added/changed); every
 // unchanged definition that references a symbol or member the changeset
 // removes is reported at its own line. The library never prints: the caller
-// renders BuildResult::diagnostics (render.h).
+// renders BuildResult::diagnostics (render.h) and the summary.
 #pragma once
 
 #include <cstddef>
@@ -14,7 +14,6 @@
 #include "libcheck/kinds.h"
 #include "libcheck/pathspec.h"
 #include "libcheck/progress.h"
-#include "libcheck/render.h"
 #include "libcheck/result.h"
 #include "libcheck/view.h"
 #include "libcheck/workspace.h"
