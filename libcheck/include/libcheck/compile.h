@@ -1,4 +1,4 @@
-// Compiling a changeset (DESIGN.md §5): every changed definition is read
+// Compiling a changeset (ws-build(1)): every changed definition is read
 // through its kind's reader and its references resolved against the
 // pending-definitions overlay (base − deleted/changed + added/changed); every
 // unchanged definition that references a symbol or member the changeset
