@@ -1,4 +1,4 @@
-// Options every tool shares (DESIGN.md §4), declared once so --help, the man
+// Options every tool shares (ws(7)), declared once so --help, the man
 // pages and the completions agree. Each tool adds its own table on top.
 #pragma once
 

@@ -1,5 +1,5 @@
 // ws-build: compile the view's changeset against the pending-definitions
-// overlay and report diagnostics (DESIGN.md §5).
+// overlay and report diagnostics (ws-build(1)).
 #include <algorithm>
 #include <cstdio>
 #include <iostream>

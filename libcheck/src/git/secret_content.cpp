@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "confined_open.h"
+#include "printable_path.h"
 #include "git_util.h"
 #include "libcheck/kinds.h"
 #include "libcheck/path_policy.h"

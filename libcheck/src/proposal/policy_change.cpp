@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "confined_open.h"
+#include "printable_path.h"
 #include "libcheck/path_policy.h"
 #include "libcheck/workspace.h"
 #include "policy_change_gate.h"

@@ -9,10 +9,8 @@
 
 #include "base_kinds.h"
 #include "commit_config.h"
-#include "definition_cache.h"
 #include "home_directory.h"
 #include "secret_content.h"
-#include "libcheck/compile.h"
 #include "libcheck/kinds.h"
 #include "libcheck/path_policy.h"
 
@@ -202,7 +200,7 @@ Status open_view_under_base_policy(Workspace& w, const OpenOptions& options) {
 
 // The default pack with the view's .ws/kinds over it; what the base never
 // reads stays never read (base_kinds.h).
-Status load_kinds(Workspace& w, const OpenOptions& options) {
+Status load_kinds(Workspace& w, const OpenOptions& options, const DefinitionCacheHooks& cache) {
   auto defaults = read_manifest_dir(options.kinds_dir.empty() ? default_kinds_dir() : options.kinds_dir);
   if (!defaults) return defaults.error();
   std::map<std::string, std::string> overlay;
@@ -214,7 +212,7 @@ Status load_kinds(Workspace& w, const OpenOptions& options) {
   }
   // A pack this version of the tool validated before (its definition cache
   // names it) need not have its schemas compiled again just to be checked.
-  std::string validated = DefinitionCache::validated_kind_digest(definition_cache_file(*w.repo), cache_version());
+  std::string validated = cache.validated_kind_digest ? cache.validated_kind_digest(*w.repo) : std::string();
   auto pack = KindPack::from_texts(*defaults, overlay, validated);
   if (!pack) return pack.error();
   w.kinds = std::move(pack).value();
@@ -223,7 +221,7 @@ Status load_kinds(Workspace& w, const OpenOptions& options) {
 
 }  // namespace
 
-Result<Workspace> open_workspace(const OpenOptions& options) {
+Result<Workspace> open_workspace_with(const OpenOptions& options, const DefinitionCacheHooks& cache) {
   Workspace w;
   w.session = options.session;
   auto repo = Repository::open(options.dir);
@@ -232,7 +230,7 @@ Result<Workspace> open_workspace(const OpenOptions& options) {
   auto notices = check_interrupted_apply(*w.repo, options.interrupted_apply);
   if (!notices) return notices.error();
   w.notices = std::move(notices).value();
-  if (options.prefetch_cache) w.cache_prefetch = CachePrefetch::start(definition_cache_file(*w.repo), cache_version());
+  if (cache.prefetch) w.cache_prefetch = cache.prefetch(*w.repo);
 
   if (!w.repo->is_bare()) {
     auto root = WorkspaceRoot::open(w.repo->workdir(), detail::home_directory());
@@ -240,7 +238,7 @@ Result<Workspace> open_workspace(const OpenOptions& options) {
     w.root = std::make_shared<const WorkspaceRoot>(std::move(root).value());
   }
   if (auto st = open_view_under_base_policy(w, options); !st) return st.error();
-  if (auto st = load_kinds(w, options); !st) return st.error();
+  if (auto st = load_kinds(w, options, cache); !st) return st.error();
   return w;
 }
 

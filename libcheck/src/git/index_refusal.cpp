@@ -1,6 +1,6 @@
 #include "index_refusal.h"
 
-#include "confined_open.h"
+#include "printable_path.h"
 #include "index_file.h"
 #include "libcheck/path_policy.h"
 

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "libcheck/workspace_root.h"
+#include "printable_path.h"
 
 namespace ws::detail {
 
@@ -66,10 +67,5 @@ std::uint64_t extra_links_beneath(int dir_fd, std::string_view rel);
 
 // True when this process can use openat2 (probed once).
 bool openat2_available();
-
-// `path` made safe to print inside quotes on one line: control bytes, DEL,
-// C1 controls and bytes that are not UTF-8 are shown as \n, \t, \r or \xNN,
-// so a hostile file name cannot forge extra output lines or terminal escapes.
-std::string printable_path(std::string_view path);
 
 }  // namespace ws::detail

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <utility>
 
-#include "git_util.h"
+#include "blob_id.h"
 #include "json_values.h"
 #include "libcheck/path_policy.h"
 #include "schema_check.h"
@@ -350,10 +350,7 @@ std::string KindPack::digest_of(const Texts& defaults, const Texts& overlay) {
       all.append(text).push_back('\0');
     }
   }
-  git::ensure_init();
-  git_oid oid;
-  git_odb_hash(&oid, all.data(), all.size(), GIT_OBJECT_BLOB);
-  return git::to_hex(oid);
+  return detail::blob_id_hex(all);
 }
 
 namespace {

@@ -1,4 +1,4 @@
-// Building a view from git: base tree + pending changes (DESIGN.md §4).
+// Building a view from git: base tree + pending changes (ws(7), VIEWS).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>

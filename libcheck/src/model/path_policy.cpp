@@ -1,4 +1,4 @@
-// Path policy (DESIGN.md §7): each rule is a predicate over the raw bytes of
+// Path policy (ws(7), PATH POLICY): each rule is a predicate over the raw bytes of
 // a path; a policy picks which optional rules apply. Nothing is normalised or
 // repaired: a path that needs fixing is refused with a message saying how.
 #include "libcheck/path_policy.h"
@@ -6,7 +6,7 @@
 #include <array>
 #include <string>
 
-#include "confined_open.h"
+#include "printable_path.h"
 
 namespace ws {
 

@@ -1,5 +1,5 @@
 // The definitions of one base commit as the compile's overlay sees them, with
-// their names and who refers to what (DESIGN.md §5, the reverse direction):
+// their names and who refers to what (docs/architecture.md, "On disk"; the reverse direction):
 // the part of the overlay a changeset leaves alone. A build on that base
 // then touches the changed entries and whatever they name or break, not
 // every definition of the workspace.

@@ -23,6 +23,13 @@ const TSLanguage* tree_sitter_json();
 const TSLanguage* tree_sitter_yaml();
 }
 
+namespace ws {
+
+// Nesting beyond this (JSON/YAML containers, C# syntax depth) is WS016.
+inline constexpr int kMaxNesting = 256;
+
+}  // namespace ws
+
 namespace ws::detail {
 
 enum class Grammar { csharp, json, yaml };

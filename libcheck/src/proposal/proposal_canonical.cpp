@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "confined_open.h"
+#include "printable_path.h"
 #include "libcheck/path_policy.h"
 
 namespace ws::proposal {

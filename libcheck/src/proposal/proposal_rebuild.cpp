@@ -1,5 +1,6 @@
 #include "libcheck/compile.h"
 #include "libcheck/proposal.h"
+#include "libcheck/render.h"
 
 namespace ws {
 

@@ -1,4 +1,4 @@
-// ws-apply ID: the checks of DESIGN.md §6, in order, then one commit by
+// ws-apply ID: the checks of ws-apply(1), in order, then one commit by
 // compare-and-swap. Nothing is written before every check has passed, and the
 // branch moves atomically, so the repository is either old or new.
 #include "libcheck/proposal.h"

@@ -1,6 +1,8 @@
 #include "libcheck/diagnostic.h"
 
 #include <array>
+#include <set>
+#include <string_view>
 #include <tuple>
 
 namespace ws {
@@ -106,6 +108,19 @@ bool diag_less(const Diagnostic& a, const Diagnostic& b) {
                     a.message) <
          std::tuple(b.path, b.span.start.line, b.span.start.column, static_cast<int>(b.code),
                     b.message);
+}
+
+BuildSummary tally(std::span<const Diagnostic> diagnostics, BuildSummary base) {
+  base.errors = base.warnings = 0;
+  std::set<std::string_view> files;
+  for (const auto& d : diagnostics) {
+    if (d.severity == Severity::error) ++base.errors;
+    else if (d.severity == Severity::warning) ++base.warnings;
+    else continue;
+    files.insert(d.path);
+  }
+  base.files_with_errors = files.size();
+  return base;
 }
 
 }  // namespace ws

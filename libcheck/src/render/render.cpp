@@ -27,19 +27,6 @@ std::optional<OutputFormat> parse_output_format(std::string_view name) {
   return std::nullopt;
 }
 
-BuildSummary tally(std::span<const Diagnostic> diagnostics, BuildSummary base) {
-  base.errors = base.warnings = 0;
-  std::set<std::string_view> files;
-  for (const auto& d : diagnostics) {
-    if (d.severity == Severity::error) ++base.errors;
-    else if (d.severity == Severity::warning) ++base.warnings;
-    else continue;
-    files.insert(d.path);
-  }
-  base.files_with_errors = files.size();
-  return base;
-}
-
 namespace {
 
 std::string count(std::size_t n, std::string_view one, std::string_view many) {

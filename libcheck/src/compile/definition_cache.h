@@ -1,4 +1,4 @@
-// The definition cache (DESIGN.md §5): one record (compile_record.h) per
+// The definition cache (docs/architecture.md, "On disk"): one record (compile_record.h) per
 // (git blob id, kind name), valid for one tool version and one kind pack
 // digest, so each blob is parsed once, ever. It is never keyed by overlay
 // state: a record is a pure function of the bytes, the kind and the version.

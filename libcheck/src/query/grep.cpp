@@ -9,8 +9,6 @@
 #include <memory>
 #include <mutex>
 
-#include <git2.h>
-
 #include "grep_format.h"
 #include "libcheck/path_policy.h"
 #include "libcheck/reader.h"
@@ -369,11 +367,8 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
                                           "pathspec '" + o.pathspecs[i].text + "' did not match any file",
                                           o.pathspecs[i].text, "pathspec"));
 
-  // A search only reads. libgit2 re-hashes every object it reads by default,
-  // a fifth of a search of the committed tree; git grep does not, and
-  // neither does this. (Process-wide: the ws-grep process does nothing else;
-  // git fsck is the tool for integrity.)
-  git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+  // Objects are read without libgit2's re-hashing, as git grep reads them:
+  // git::ensure_init, run when the repository was opened, turned it off.
   Search search(view, kinds, o, *matcher, std::move(queries));
   // Without a cap every file's output is final, so workers format it; with
   // one, the printer formats in order and stops where the cap falls.
