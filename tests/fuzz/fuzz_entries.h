@@ -391,6 +391,21 @@ inline std::string kind_manifest(std::string_view data) {
 
 // ---------------------------------------------------------------- pathspecs
 
+// Whether `arg`, taken from the root, names the root itself: its
+// components, '.' and empty ones dropped, each '..' taking back one before
+// it, come to nothing (":/" first only says "from the root").
+inline bool names_the_root(std::string_view arg) {
+  if (arg.substr(0, 2) == ":/") arg.remove_prefix(2);
+  if (arg.empty()) return true;
+  long depth = 0;
+  for (std::string_view c : split(arg, '/')) {
+    if (c.empty() || c == ".") continue;
+    depth += c == ".." ? -1 : 1;
+    if (depth < 0) return false;
+  }
+  return depth == 0;
+}
+
 // Input: the pathspec on the first line, then one path per line.
 inline std::string pathspec(std::string_view data) {
   auto lines = split(data, '\n');
@@ -403,7 +418,7 @@ inline std::string pathspec(std::string_view data) {
   }
   const ws::Pathspec& s = *spec;
   if (s.text.empty()) {
-    if (arg != "." && arg != "./") return "an empty pathspec from '" + printable(arg) + "'";
+    if (!names_the_root(arg)) return "an empty pathspec from '" + printable(arg) + "'";
   } else {
     if (s.text.size() > 1 && s.text.back() == '/') return "a pathspec with a trailing '/'";
     if (auto problem = accepted_path_problem(s.text); !problem.empty())
