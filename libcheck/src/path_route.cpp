@@ -34,6 +34,14 @@ bool is_repository_file(std::string_view path) {
   return top.empty() || top.front() == '.' || top == "docs/";
 }
 
+// git reads these in every folder: they are git's, not a kind's, even in a
+// kind's folder.
+bool is_git_folder_file(std::string_view path) {
+  std::size_t slash = path.rfind('/');
+  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  return name == ".gitignore" || name == ".gitattributes";
+}
+
 }  // namespace
 
 PathRoute route_path(const KindPack& kinds, const WorkspaceConfig& config, std::string_view path) {
@@ -41,6 +49,7 @@ PathRoute route_path(const KindPack& kinds, const WorkspaceConfig& config, std::
   if (const Kind* kind = kinds.route(path)) return {PathRole::definition, kind};
   if (is_secret_path(path)) return {PathRole::misfit, kinds.secret_kind()};
   if (is_ignored_path(config.ignore, path)) return {PathRole::ignored, nullptr};
+  if (is_git_folder_file(path)) return {PathRole::not_definition, nullptr};
   bool kind_tree = false;
   const Kind* holding = kind_folder_of(kinds, path, kind_tree);
   if (kind_tree) return {PathRole::misfit, holding};

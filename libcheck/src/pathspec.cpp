@@ -85,9 +85,12 @@ PathPrefix path_prefix_of(const std::string& root, const std::string& dir) {
 Result<Pathspec> parse_pathspec(std::string_view arg, const PathPrefix& prefix) {
   Pathspec spec;
   spec.arg = std::string(arg);
-  if (arg.empty())  // as git: an empty string names no path, not every path
+  // As git, an empty string names no path (not every path); an absolute
+  // path is refused as the path policy refuses it, wherever it points.
+  if (arg.empty() || arg.front() == '/')
     if (auto rej = check_path(arg, read_policy()))
-      return make_error(Errc::usage, "invalid pathspec: " + rej->message(), "", path_rule_name(rej->rule));
+      return make_error(Errc::usage, "invalid pathspec: " + rej->message(), std::string(arg),
+                        path_rule_name(rej->rule));
   bool from_root = arg.substr(0, kRootMagic.size()) == kRootMagic;
   std::vector<Component> parts;
   if (!resolve(from_root ? arg.substr(kRootMagic.size()) : arg, from_root ? PathPrefix{} : prefix, parts))

@@ -273,6 +273,7 @@ TEST_CASE("compile: unrouted changed files follow the workspace's policy, config
                                    {"README.md", A, "x"},
                                    {".vscode/settings.json", A, "x"},
                                    {"docs/guide.md", A, "x"},
+                                   {"agents/.gitignore", A, "x"},
                                    {"old/unrouted.txt", U, "x"}});
   // A misfit in a kind's folder is an error whatever the policy says; a
   // file in an unknown folder a warning by default; root-level files,

@@ -37,6 +37,9 @@ TEST_CASE("pathspec: resolved against the current folder", "[pathspec]") {
   auto empty = parse_pathspec("", agents);
   REQUIRE_FALSE(empty.ok());
   CHECK(empty.error().rule == "empty");
+  auto absolute = parse_pathspec("/etc/passwd", agents);
+  REQUIRE_FALSE(absolute.ok());
+  CHECK(absolute.error().rule == "absolute");
   auto git = parse_pathspec("../.git/config", agents);
   REQUIRE_FALSE(git.ok());
   CHECK(git.error().rule == "git-dir");

@@ -27,7 +27,8 @@ struct PathRoute {
 };
 
 // In this order: configuration; a kind's file; under .secrets/ (misfit: no
-// glob or folder rule reaches a secret's folder); the "ignore" globs; in
+// glob or folder rule reaches a secret's folder); the "ignore" globs; a
+// .gitignore or .gitattributes in any folder (not a definition: git's); in
 // the folder tree of a kind (misfit); root-level files, top-level
 // dot-folders and docs/ (not definitions); anything else is unrouted.
 PathRoute route_path(const KindPack& kinds, const WorkspaceConfig& config, std::string_view path);
