@@ -92,9 +92,11 @@ Result<Pathspec> parse_pathspec(std::string_view arg, const PathPrefix& prefix) 
       return make_error(Errc::usage, "invalid pathspec: " + rej->message(), std::string(arg),
                         path_rule_name(rej->rule));
   bool from_root = arg.substr(0, kRootMagic.size()) == kRootMagic;
+  // `parts` views the prefix's bytes: the prefix must outlive it.
+  const PathPrefix root_prefix;
+  const PathPrefix& base = from_root ? root_prefix : prefix;
   std::vector<Component> parts;
-  if (!resolve(from_root ? arg.substr(kRootMagic.size()) : arg, from_root ? PathPrefix{} : prefix, parts))
-    return outside_root(arg);
+  if (!resolve(from_root ? arg.substr(kRootMagic.size()) : arg, base, parts)) return outside_root(arg);
   bool literal_run = true;
   for (const Component& c : parts) {
     if (!spec.text.empty()) spec.text += '/';
