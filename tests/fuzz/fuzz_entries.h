@@ -426,6 +426,15 @@ inline std::string pathspec(std::string_view data) {
     if (under_secrets(s.text)) return "a pathspec naming secret content: '" + printable(s.text) + "'";
     if (s.glob != (s.text.find_first_of("*?[") != std::string::npos)) return "glob flag disagrees with the text";
   }
+  // From a subfolder (one whose name is a glob): what is accepted is a
+  // path the policy accepts, and the folder's own bytes are never a glob.
+  if (auto sub = ws::parse_pathspec(arg, ws::PathPrefix{"d[1]/"}); sub && !sub->text.empty()) {
+    if (auto problem = accepted_path_problem(sub->text); !problem.empty())
+      return "pathspec from a subfolder " + problem + ": '" + printable(sub->text) + "'";
+    if (sub->literal > sub->text.size()) return "a literal part longer than the pathspec";
+    if (sub->glob && sub->text.find_first_of("*?[", sub->literal) == std::string::npos)
+      return "a glob whose only glob characters are the folder's";
+  }
   std::vector<ws::Pathspec> specs{s};
   for (std::size_t i = 1; i < lines.size(); ++i) {
     std::string_view path = lines[i];
