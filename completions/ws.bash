@@ -14,8 +14,8 @@
 # the branches, tags and remote branches (git for-each-ref) and HEAD; BRANCH:
 # the branches; ID: proposal ids (ws-apply --list --all-sessions --json), only
 # those that can still be applied where one is applied or rejected; DIR:
-# directories; PATHSPEC: paths relative to the workspace root, as the tools
-# read them. Free text (N, NAME, MSG, SYMBOL, PATTERN) completes to nothing.
+# directories; PATHSPEC: paths from the current folder, as the tools read
+# them. Free text (N, NAME, MSG, SYMBOL, PATTERN) completes to nothing.
 # An optional value ("[=REV]") is completed only after '=': the tools never
 # take it from the next word. `ws COMMAND ...` completes as the tool
 # ws-COMMAND does (its table is `ws COMMAND --help-options`); the commands
@@ -114,14 +114,14 @@ _ws_proposal_ids() {
         done
 }
 
-# Paths of the workspace matching $1, relative to its root; directories end with '/'.
+# Paths matching $1 as the tools read a pathspec (ws(7), PATHSPECS): from the
+# current folder, -C DIR's when given; directories end with '/'.
 _ws_paths() {
-    local top p
-    top=$(_ws_git rev-parse --show-toplevel) || return
+    local base=${_ws_dir:-.} p
     while IFS= read -r p; do
         [[ ${p##*/} == .git ]] && continue
-        if [[ -d $top/$p ]]; then printf '%s/\n' "$p"; else printf '%s\n' "$p"; fi
-    done < <(cd "$top" && compgen -f -- "$1" | LC_ALL=C sort)
+        if [[ -d $base/$p ]]; then printf '%s/\n' "$p"; else printf '%s\n' "$p"; fi
+    done < <(cd "$base" 2>/dev/null && compgen -f -- "$1" | LC_ALL=C sort)
 }
 
 # Candidates for a value of type $1 with values $2, matching $3, one a line.

@@ -183,14 +183,17 @@ TEST_CASE("bash completes revisions, branches and directories", "[completion]") 
   CHECK(complete({"ws-ls", "-C", "ag"}, repo.path()) == "agents/\n");
 }
 
-TEST_CASE("bash completes paths relative to the workspace root", "[completion]") {
+TEST_CASE("bash completes paths as the tools read pathspecs", "[completion]") {
   TempRepo repo;
   seed(repo);
   CHECK(complete({"ws-ls", "ag"}, repo.path()) == "agents/\n");
   CHECK(complete({"ws-ls", "agents/"}, repo.path()) == "agents/AGa.json\nagents/AGb.json\n");
   CHECK(complete({"ws-build", "--staged", "acc"}, repo.path()) == "access/\n");
-  // From a subdirectory, still relative to the root, as the tools read them.
-  CHECK(complete({"ws-ls", "agents/AGb"}, repo.abs("agents")) == "agents/AGb.json\n");
+  // From a subdirectory, from there, as the tools read them.
+  CHECK(complete({"ws-ls", "AGb"}, repo.abs("agents")) == "AGb.json\n");
+  CHECK(complete({"ws-ls", "agents/AGb"}, repo.abs("agents")) == "");
+  CHECK(complete({"ws-ls", "../acc"}, repo.abs("agents")) == "../access/\n");
+  CHECK(complete({"ws-build", "-C", "agents", "AGa"}, repo.path()) == "AGa.json\n");
   // ws-grep: the first argument is the PATTERN, unless -e gave one.
   CHECK(complete({"ws-grep", "ag"}, repo.path()) == "");
   CHECK(complete({"ws-grep", "Alpha", "ag"}, repo.path()) == "agents/\n");

@@ -65,6 +65,7 @@ TEST_CASE("exit status: ws-ls", "[exit-status]") {
   check(repo, {"ws-ls", {"--max", "-1"}, 2,
                "ws-ls: invalid count '-1' for --max: write a non-negative decimal integer; see 'ws-ls --help'\n"});
   check(repo, {"ws-ls", {"--kind", "agnet"}, 2, "*"});
+  check(repo, {"ws-ls", {"agnets"}, 2, "ws-ls: pathspec 'agnets' did not match any file\n"});
   check(repo, {"ws-ls", {"--rev", "nosuch"}, 2, "ws-ls: unknown revision 'nosuch': revspec 'nosuch' not found\n"});
   check(repo, {"ws-ls", {}, 2, home_refused("ws-ls", repo), home_is(repo)});
   fs::create_symlink("/etc/passwd", repo.abs("agents/link.json"));
@@ -80,6 +81,7 @@ TEST_CASE("exit status: ws-grep", "[exit-status]") {
   check(repo, {"ws-grep", {"Nowhere"}, 1, ""});
   check(repo, {"ws-grep", {"--base", "Alpha"}, 0, ""});
   check(repo, {"ws-grep", {}, 2, "ws-grep: missing PATTERN; see 'ws-grep --help'\n"});
+  check(repo, {"ws-grep", {"Alpha", "agnets"}, 2, "ws-grep: pathspec 'agnets' did not match any file\n"});
   check(repo, {"ws-grep", {"--file-with-matches", "x"}, 2,
                "ws-grep: unknown option '--file-with-matches'; did you mean '--files-with-matches'?\n"});
   check(repo, {"ws-grep", {"-A", "0x3", "x"}, 2,
@@ -95,6 +97,7 @@ TEST_CASE("exit status: ws-build", "[exit-status]") {
   seed(repo);
   check(repo, {"ws-build", {"--all"}, 0, ""});
   check(repo, {"ws-build", {"--format", "xml"}, 2, "*"});
+  check(repo, {"ws-build", {"agnets"}, 2, "ws-build: pathspec 'agnets' did not match any file\n"});
   check(repo, {"ws-build", {"--rev", "nosuch"}, 2, "ws-build: unknown revision 'nosuch': revspec 'nosuch' not found\n"});
   check(repo, {"ws-build", {}, 2, home_refused("ws-build", repo), home_is(repo)});
   check(repo, {"ws-build", {"--werror", "extra", "--wat"}, 2, "ws-build: unknown option '--wat'; see 'ws-build --help'\n"});

@@ -97,7 +97,8 @@ TEST_CASE("options: unknown options are named with the closest known one", "[opt
   }
   // After "--" it is an operand: a pathspec that matches nothing.
   auto operand = wstest::ws("ws-ls", {"--", "--chnged"}, repo.path());
-  CHECK(operand.err == "ws-ls: pathspec '--chnged' did not match any definition\n");
+  CHECK(operand.status == 2);
+  CHECK(operand.err == "ws-ls: pathspec '--chnged' did not match any file\n");
 }
 
 TEST_CASE("options: --quiet prints nothing on stdout, on every tool", "[options]") {

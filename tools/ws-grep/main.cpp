@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "common/cli.h"
+#include "common/paths.h"
 #include "common/tools.h"
 #include "common/count_option.h"
 #include "libcheck/grep.h"
@@ -90,7 +91,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--stats", o.stats, "after the results, counts on stderr, with the files skipped");
   app.add_option("PATTERN", o.args,
                  "the pattern (unless -e, --ref or --defines gives it), then PATHSPECs: "
-                 "repository-relative paths, directories or globs")
+                 "paths, folders or globs from the current folder (':/' for the root)")
       ->type_name("");
 }
 
@@ -143,9 +144,6 @@ int wstools::run_grep(int argc, char** argv) {
     g.patterns.push_back(specs_in.front());
     specs_in.erase(specs_in.begin());
   }
-  auto specs = ws::parse_pathspecs(specs_in);
-  if (!specs) return wscli::report_error(kTool, specs.error());
-  g.pathspecs = std::move(specs).value();
   g.fixed_strings = o.fixed;
   g.ignore_case = o.ignore_case;
   g.word = o.word;
@@ -192,6 +190,10 @@ int wstools::run_grep(int argc, char** argv) {
   auto workspace = wscli::open_or_report(kTool, o.common, view, code);
   if (!workspace) return code;
   for (const auto& w : workspace->warnings) wscli::print_warning(kTool, w);
+  g.shown_from = wscli::path_prefix(*workspace, o.common);
+  auto specs = wscli::parse_pathspecs_or_report(kTool, specs_in, g.shown_from, code);
+  if (!specs) return code;
+  g.pathspecs = ws::or_current_folder(std::move(*specs), g.shown_from);
 
   std::ios::sync_with_stdio(false);
   auto summary = ws::grep_view(workspace->view, workspace->kinds, g, std::cout);

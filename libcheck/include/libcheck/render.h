@@ -40,6 +40,10 @@ struct RenderOptions {
   // May be empty or return nullopt; the renderers then do without.
   std::function<std::optional<std::string>(const std::string& path)> source;
   std::string tool_version;  // written into JSON and SARIF; omitted when empty
+  // Human output only: how a diagnostic's location names its path (from the
+  // current folder, ws(7), PATHSPECS); empty: repository-relative, as the
+  // machine formats always are.
+  std::function<std::string(const std::string& path)> shown_path;
 };
 
 class DiagnosticConsumer {

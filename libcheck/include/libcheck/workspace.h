@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "libcheck/ignore_glob.h"
 #include "libcheck/interrupted_apply.h"
 #include "libcheck/kinds.h"
 #include "libcheck/repository.h"
@@ -39,7 +40,10 @@ std::vector<std::string> default_protected_paths();
 // .ws/config.json of the view's base commit: the policy a change is judged
 // by is never the one it proposes (ws(7), WORKSPACE CONFIGURATION).
 struct WorkspaceConfig {
-  UnroutedPolicy unrouted = UnroutedPolicy::error;
+  // Files in a folder no kind uses (path_route.h).
+  UnroutedPolicy unrouted = UnroutedPolicy::warning;
+  // Files that are no definition and that ws-build does not report, in order.
+  std::vector<IgnoreGlob> ignore;
   // Every path protected besides .git/ and .secrets/ (path_policy.h): the
   // default-protected paths not in "unprotected", then "protected".
   std::vector<std::string> protected_paths = default_protected_paths();

@@ -13,6 +13,7 @@
 #include "compile_internal.h"
 #include "definition_cache.h"
 #include "libcheck/path_policy.h"
+#include "libcheck/path_route.h"
 #include "libcheck/policy_change.h"
 #include "libcheck/reader.h"
 #include "libcheck/repository.h"
@@ -108,15 +109,23 @@ std::optional<Diagnostic> read_error_diag(const std::string& path, const Error& 
   return std::nullopt;
 }
 
-Diagnostic unrouted_diag(const KindPack& kinds, const std::string& path, Severity severity) {
-  const Kind* near = nullptr;
-  for (const auto& k : kinds.kinds())
-    if (!k.dir.empty() && path.compare(0, k.dir.size(), k.dir) == 0 &&
-        (!near || k.dir.size() > near->dir.size()))
-      near = &k;
-  std::string message =
-      near ? "file does not fit kind '" + near->name + "': its files are " + near->dir + "*" + near->extension
-           : "file is in no kind's folder, so nothing reads it";
+// WS005 for a file no kind reads (path_route.h): always an error in a
+// kind's folder, as the "unrouted" setting says elsewhere, nothing for a
+// file that is not a definition or that the config ignores.
+std::optional<Diagnostic> unread_file_diag(const PathRoute& route, const std::string& path,
+                                           const WorkspaceConfig& config) {
+  std::string message;
+  Severity severity = Severity::error;
+  if (route.role == PathRole::misfit) {
+    const Kind* k = route.kind;
+    message = k ? "file does not fit kind '" + k->name + "': its files are " + k->dir + "*" + k->extension
+                : "file is in no kind's folder, though its top-level folder holds kinds' folders";
+  } else if (route.role == PathRole::unrouted && config.unrouted != UnroutedPolicy::ignore) {
+    message = "file is in no kind's folder, so nothing reads it";
+    if (config.unrouted == UnroutedPolicy::warning) severity = Severity::warning;
+  } else {
+    return std::nullopt;
+  }
   Diagnostic d = make_file_diag(DiagCode::unrouted_file, path, std::move(message));
   d.severity = severity;
   return d;
@@ -283,12 +292,12 @@ Result<Reading> read_items(const View& view, const KindPack& kinds, const Worksp
     }
     for (const std::string* p : {&e.path, &e.old_path})
       if (!p->empty() && check_path(*p, view_policy)) refused = true;
-    bool config_file = is_workspace_config_path(e.path);
+    const PathRoute route = deleted ? PathRoute{PathRole::unrouted, nullptr} : route_path(kinds, config, e.path);
     // The config a change proposes is never used by this build (the
     // base's is), but it must be one the tools can read once it lands.
     if (report && it.changed && !deleted && e.path == ".ws/config.json")
       if (auto d = proposed_config_diagnostic(view, e)) diags.push_back(std::move(*d));
-    const Kind* view_kind = deleted || config_file ? nullptr : kinds.route(e.path);
+    const Kind* view_kind = route.role == PathRole::definition ? route.kind : nullptr;
     bool link = e.mode == kModeLink || e.mode == kModeGitlink;
     // A link or submodule is refused wherever it is — in a kind's folder or
     // not, under .ws/ or not, whatever the unrouted policy — because nothing
@@ -304,9 +313,8 @@ Result<Reading> read_items(const View& view, const KindPack& kinds, const Worksp
                               : "refused to read '" + e.path + "': submodule (a workspace holds plain files only)"));
     else if (report && secret_bytes)
       diags.push_back(make_file_diag(DiagCode::path_refused, e.path, secret_bytes_refusal(e.path)));
-    else if (report && !deleted && !config_file && !view_kind && config.unrouted != UnroutedPolicy::ignore)
-      diags.push_back(unrouted_diag(kinds, e.path, config.unrouted == UnroutedPolicy::error
-                                                        ? Severity::error : Severity::warning));
+    else if (report && !deleted && !view_kind)
+      if (auto d = unread_file_diag(route, e.path, config)) diags.push_back(std::move(*d));
 
     if (view_kind && !refused && !secret_bytes) {
       it.view.kind = view_kind;

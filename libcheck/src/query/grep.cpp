@@ -84,6 +84,7 @@ struct Job {
   const ViewEntry* entry = nullptr;
   const Kind* kind = nullptr;
   std::string_view kind_label;  // a kind's name (the pack outlives the search) or a literal
+  std::string shown_path;       // text output from a subfolder: the path from there
   // Filled by the worker.
   Outcome outcome = Outcome::searched;
   std::size_t results = 0;
@@ -168,7 +169,7 @@ class Search {
   }
 
   detail::GrepFile file_of(const Job& job, const Found& f) const {
-    return detail::GrepFile{job.entry->path, std::string_view(f.bytes).substr(f.bom), job.kind_label, f.name,
+    return detail::GrepFile{job.entry->path, job.shown_path, std::string_view(f.bytes).substr(f.bom), job.kind_label, f.name,
                             qs_.empty() ? nullptr : &symbol_texts_};
   }
 
@@ -360,12 +361,10 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
     job.entry = &e;
     job.kind = kind;
     job.kind_label = kind ? std::string_view(kind->name) : is_workspace_config_path(e.path) ? "config" : "unrouted";
+    if (!o.json && !o.nul && !o.shown_from.folder.empty()) job.shown_path = path_from_prefix(e.path, o.shown_from);
   }
   for (std::size_t i = 0; i < spec_hit.size(); ++i)
-    if (!spec_hit[i])
-      summary.errors.push_back(make_error(Errc::not_found,
-                                          "pathspec '" + o.pathspecs[i].text + "' did not match any file",
-                                          o.pathspecs[i].text, "pathspec"));
+    if (!spec_hit[i] && !o.pathspecs[i].arg.empty()) summary.errors.push_back(unmatched_pathspec(o.pathspecs[i]));
 
   // Objects are read without libgit2's re-hashing, as git grep reads them:
   // git::ensure_init, run when the repository was opened, turned it off.

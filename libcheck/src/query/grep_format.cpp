@@ -38,6 +38,8 @@ void append_text(std::string& out, std::string_view text, const GrepOptions& o) 
   else out += text;
 }
 
+std::string_view shown_path(const GrepFile& f) { return f.shown_path.empty() ? f.path : f.shown_path; }
+
 void append_colored(std::string& out, std::string_view text, std::string_view color, const GrepOptions& o) {
   if (o.color) out += color;
   append_text(out, text, o);
@@ -136,7 +138,7 @@ class Printer {
 
  private:
   void prefix(std::uint32_t line, std::size_t column, char sep) {
-    append_colored(out_, f_.path, kPathColor, o_);
+    append_colored(out_, shown_path(f_), kPathColor, o_);
     out_ += o_.nul ? '\0' : sep;
     if (o_.line_number) {
       if (o_.color) out_ += kLineColor;
@@ -229,7 +231,7 @@ std::size_t format_file(std::string& out, const GrepFile& f, const FileHits& h, 
                                        {"count", n}});
       return 1;
     }
-    append_colored(out, f.path, kPathColor, o);
+    append_colored(out, shown_path(f), kPathColor, o);
     if (o.mode == GrepMode::files) {
       out += o.nul ? '\0' : '\n';
       return 1;

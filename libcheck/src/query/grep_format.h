@@ -14,6 +14,7 @@ namespace ws::detail {
 
 struct GrepFile {
   std::string_view path;
+  std::string_view shown_path;  // the path as text output names it; empty: `path`
   std::string_view bytes;
   std::string_view kind;    // kind name, "config" or "unrouted"
   std::string_view name;    // definition name; empty when unknown

@@ -89,7 +89,7 @@ Quote quote_line(std::string_view line, const Span& span) {
 class HumanConsumer final : public DiagnosticConsumer {
  public:
   HumanConsumer(std::ostream& out, const RenderOptions& o)
-      : DiagnosticConsumer(out), color_(o.color), cache_(o.source) {}
+      : DiagnosticConsumer(out), color_(o.color), cache_(o.source), shown_path_(o.shown_path) {}
 
   void diagnostic(const Diagnostic& d) override {
     std::string label = fmt::format("{}[{}]", severity_name(d.severity), diag_info(d.code).id);
@@ -116,7 +116,7 @@ class HumanConsumer final : public DiagnosticConsumer {
   void header(const std::string& path, const Span* span, Severity severity,
               std::string_view label, const std::string& message) {
     if (!path.empty()) {
-      std::string where = terminal_safe(path, LineBreaks::escape);
+      std::string where = terminal_safe(shown_path_ ? shown_path_(path) : path, LineBreaks::escape);
       if (span) where += fmt::format(":{}:{}", span->start.line, span->start.column);
       paint(kBold, where + ":");
       out_ << ' ';
@@ -136,6 +136,7 @@ class HumanConsumer final : public DiagnosticConsumer {
 
   bool color_;
   SourceCache cache_;
+  std::function<std::string(const std::string&)> shown_path_;
 };
 
 }  // namespace

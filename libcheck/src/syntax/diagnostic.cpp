@@ -24,9 +24,10 @@ constexpr std::array<DiagInfo, 20> kTable{{
      "backslash, a drive or UNC prefix, control characters, a spelling of '.git', or is "
      "protected. Rename the file to a plain repository-relative path."},
     {DiagCode::unrouted_file, "WS005", Severity::error, "unrouted file",
-     "The file lies in no kind's folder, or its name does not fit the kind's pattern, so "
-     "no reader claims it. Move it to the right folder, delete it, or relax the rule with "
-     "\"unrouted\": \"warning\" or \"ignore\" in .ws/config.json."},
+     "No reader claims the file. In a kind's folder (its name does not fit the kind's "
+     "pattern) it is an error: rename, move or delete it. In a top-level folder no kind uses "
+     "it is a warning, or what \"unrouted\" in .ws/config.json says; \"ignore\" globs there "
+     "silence either. Root-level files, dot-folders and docs/ are never reported."},
     {DiagCode::schema_violation, "WS006", Severity::error, "schema violation",
      "A field is unknown, missing, or of the wrong type or value for the kind's JSON Schema. "
      "The position is the offending value (or the object missing a required field)."},

@@ -93,6 +93,20 @@ Result<ApprovalConfig> parse_approval(const nlohmann::json& value) {
   return a;
 }
 
+// "ignore": gitignore-style patterns (ignore_glob.h), each checked here so
+// a bad one is named once, when the config is read.
+Result<std::vector<IgnoreGlob>> ignore_list(const nlohmann::json& value) {
+  auto list = path_list(value, "ignore");
+  if (!list) return list.error();
+  std::vector<IgnoreGlob> out;
+  for (const auto& text : *list) {
+    auto g = parse_ignore_glob(text);
+    if (!g) return g.error();
+    out.push_back(std::move(g).value());
+  }
+  return out;
+}
+
 }  // namespace
 
 const std::vector<std::string>& default_protected_names() {
@@ -132,12 +146,16 @@ Result<WorkspaceConfig> parse_workspace_config(std::string_view text) {
       if (!value.is_number_unsigned() || value.get<std::uint64_t>() == 0)
         return invalid_config("'size_cap' must be a positive number of bytes");
       c.size_cap = value.get<std::uint64_t>();
+    } else if (key == "ignore") {
+      auto globs = ignore_list(value);
+      if (!globs) return globs.error();
+      c.ignore = std::move(globs).value();
     } else if (key == "approval") {
       auto approval = parse_approval(value);
       if (!approval) return approval.error();
       c.approval = *approval;
     } else {
-      return invalid_config("unknown key '" + key + "'; allowed: unrouted, protected, unprotected, size_cap, approval");
+      return invalid_config("unknown key '" + key + "'; allowed: unrouted, ignore, protected, unprotected, size_cap, approval");
     }
   }
   c.protected_paths = protected_list(unprotected, std::move(own));
