@@ -13,7 +13,11 @@
 //   - a leading '!' re-includes what an earlier pattern ignored, unless a
 //     folder above it is ignored (as in git).
 // The last pattern that matches decides; a file under an ignored folder is
-// ignored.
+// ignored. Each segment is matched by fnmatch(3); only "**" and the
+// anchoring are handled here, because libgit2's ignore API matches a
+// repository's own ignore files and cannot take a list of patterns that
+// comes from a base commit's config. The e2e tests compare the result with
+// `git check-ignore --no-index`.
 #pragma once
 
 #include <string>
