@@ -224,11 +224,15 @@ Status load_kinds(Workspace& w, const OpenOptions& options) {
 }  // namespace
 
 Result<Workspace> open_workspace(const OpenOptions& options) {
-  Workspace w;
-  w.session = options.session;
   auto repo = Repository::open(options.dir);
   if (!repo) return repo.error();
-  w.repo = std::make_unique<Repository>(std::move(repo).value());
+  return open_workspace(options, std::make_shared<Repository>(std::move(repo).value()));
+}
+
+Result<Workspace> open_workspace(const OpenOptions& options, std::shared_ptr<Repository> repo) {
+  Workspace w;
+  w.session = options.session;
+  w.repo = std::move(repo);
   auto notices = check_interrupted_apply(*w.repo, options.interrupted_apply);
   if (!notices) return notices.error();
   w.notices = std::move(notices).value();

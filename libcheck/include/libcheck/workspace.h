@@ -65,7 +65,8 @@ struct OpenOptions {
 struct CachePrefetch;
 
 struct Workspace {
-  std::unique_ptr<Repository> repo;
+  // Shared with a caller that opened it (open_workspace's second form).
+  std::shared_ptr<Repository> repo;
   std::shared_ptr<const WorkspaceRoot> root;  // null for a bare repository
   KindPack kinds;           // the defaults and the view's .ws/kinds
   WorkspaceConfig config;   // from the view's base commit, never from the view
@@ -79,6 +80,10 @@ struct Workspace {
 };
 
 Result<Workspace> open_workspace(const OpenOptions& options);
+// The same over `repo`, already open at options.dir: the view then reads
+// trees that `repo`'s object cache already holds (ws-apply reads the
+// proposal's trees once, for its checks and its view).
+Result<Workspace> open_workspace(const OpenOptions& options, std::shared_ptr<Repository> repo);
 
 // The workspace's view with every entry: `view` itself, or when that holds
 // the changes only (ViewSpec::changes_only), the same view opened whole.
