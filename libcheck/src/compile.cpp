@@ -11,6 +11,7 @@
 #include "base_definitions.h"
 #include "base_index.h"
 #include "compile_internal.h"
+#include "confined_open.h"
 #include "definition_cache.h"
 #include "libcheck/path_policy.h"
 #include "libcheck/policy_change.h"
@@ -120,6 +121,12 @@ Diagnostic unrouted_diag(const KindPack& kinds, const std::string& path, Severit
   Diagnostic d = make_file_diag(DiagCode::unrouted_file, path, std::move(message));
   d.severity = severity;
   return d;
+}
+
+// A file of a kind's folder whose name is not UTF-8 (KindPack::route).
+std::string misnamed_refusal(const std::string& path) {
+  return "refused path '" + detail::printable_path(path) +
+         "': its name is not valid UTF-8, so no kind can read it; rename it in UTF-8";
 }
 
 void run_job(Job& job, const Item& item, const View& view, const KindPack& kinds,
@@ -288,7 +295,8 @@ Result<Reading> read_items(const View& view, const KindPack& kinds, const Worksp
     // base's is), but it must be one the tools can read once it lands.
     if (report && it.changed && !deleted && e.path == ".ws/config.json")
       if (auto d = proposed_config_diagnostic(view, e)) diags.push_back(std::move(*d));
-    const Kind* view_kind = deleted || config_file ? nullptr : kinds.route(e.path);
+    bool misnamed = false;
+    const Kind* view_kind = deleted || config_file ? nullptr : kinds.route(e.path, &misnamed);
     bool link = e.mode == kModeLink || e.mode == kModeGitlink;
     // A link or submodule is refused wherever it is — in a kind's folder or
     // not, under .ws/ or not, whatever the unrouted policy — because nothing
@@ -304,6 +312,8 @@ Result<Reading> read_items(const View& view, const KindPack& kinds, const Worksp
                               : "refused to read '" + e.path + "': submodule (a workspace holds plain files only)"));
     else if (report && secret_bytes)
       diags.push_back(make_file_diag(DiagCode::path_refused, e.path, secret_bytes_refusal(e.path)));
+    else if (report && misnamed)
+      diags.push_back(make_file_diag(DiagCode::path_refused, e.path, misnamed_refusal(e.path)));
     else if (report && !deleted && !config_file && !view_kind && config.unrouted != UnroutedPolicy::ignore)
       diags.push_back(unrouted_diag(kinds, e.path, config.unrouted == UnroutedPolicy::error
                                                         ? Severity::error : Severity::warning));
