@@ -82,8 +82,10 @@ Result<WorkspaceRoot> WorkspaceRoot::open(const std::string& dir, const std::str
   if (canon.empty())
     return make_error(Errc::environment, "cannot open workspace root " + quoted(dir) + ": " + std::strerror(errno),
                       dir);
+  // A refused root is "could not check" (exit 2, ws(7) EXIT STATUS), not a
+  // check that said no.
   if (canon == "/")
-    return make_error(Errc::refused,
+    return make_error(Errc::environment,
                       "refused workspace root '/': the file system root is not a workspace; "
                       "run inside a repository",
                       canon);
@@ -96,7 +98,7 @@ Result<WorkspaceRoot> WorkspaceRoot::open(const std::string& dir, const std::str
       while (home_canon.size() > 1 && home_canon.back() == '/') home_canon.pop_back();
     }
     if (canon == home_canon)
-      return make_error(Errc::refused,
+      return make_error(Errc::environment,
                         "refused workspace root " + quoted(canon) +
                             ": it is the home directory; run inside a repository below it",
                         canon);

@@ -326,7 +326,7 @@ TEST_CASE("an argument in brackets is taken as written, not as a CLI11 list", "[
   auto as_list = wstest::ws("ws-ls", {"[b.txt]"}, repo.path());
   CHECK(as_list.status == 1);
   CHECK(as_list.err == "ws-ls: pathspec '[b.txt]' did not match any definition\n");
-  // The mark that keeps it whole never reaches a value.
+  // An argument ending with the unit separator is taken as written too.
   CHECK(grep(repo, {"-c", "[b]\x1f"}).status == 1);
 }
 

@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "common/cli.h"
+#include "common/tools.h"
 #include "common/progress.h"
 #include "libcheck/compile.h"
 #include "libcheck/render.h"
@@ -31,9 +32,9 @@ struct Options {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int wstools::run_build(int argc, char** argv) {
   Options o;
-  CLI::App app{"Compile the pending changes of the view against the base plus those changes, and report "
+  wscli::App app{"Compile the pending changes of the view against the base plus those changes, and report "
                "every error with its file, line and column.",
                kTool};
   app.get_formatter()->column_width(30);

@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "common/cli.h"
+#include "common/tools.h"
 #include "common/count_option.h"
 #include "libcheck/grep.h"
 
@@ -50,14 +51,12 @@ void add_options(CLI::App& app, Options& o) {
   wscli::add_view_options(app, o.view);
   // For ws-grep, --base means "search the committed base only", read from the
   // object database without a checkout; the other tools' --base REV sets the
-  // base that pending changes are compared with. A REV is optional, so
-  // `ws-grep PATTERN --base` and `ws-grep --base=REV PATTERN` both work.
+  // base that pending changes are compared with. Its REV is optional, so it
+  // is taken only after '=': `ws-grep --base PATTERN` searches HEAD.
   app.remove_option(app.get_option("--base"));
-  app.add_option("--base", o.view.base,
-                 "search the committed base only (HEAD, or REV), read from the object database; "
-                 "'--base WORD' takes WORD as the REV, so write --base=REV or put --base last")
-      ->type_name("[=REV]")
-      ->expected(0, 1);
+  wscli::add_optional_value_option(app, "--base", o.view.base, "HEAD", "REV",
+                                   "search the committed base only (HEAD, or REV with --base=REV), read from "
+                                   "the object database");
   app.add_option("-e,--regexp", o.regexps, "a pattern (repeatable: any of them matches); PATTERN is then a PATHSPEC")
       ->type_name("PATTERN")
       ->allow_extra_args(false);
@@ -114,9 +113,9 @@ void print_stats(const ws::GrepSummary& s) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int wstools::run_grep(int argc, char** argv) {
   Options o;
-  CLI::App app{"Search the files of the view (base + pending changes) with RE2, printed like "
+  wscli::App app{"Search the files of the view (base + pending changes) with RE2, printed like "
                "'rg --no-heading'.\n  ws-grep [OPTIONS] PATTERN [PATHSPEC...]\n"
                "  ws-grep [OPTIONS] (-e PATTERN | --ref SYMBOL | --defines SYMBOL)... [PATHSPEC...]",
                kTool};
@@ -138,11 +137,7 @@ int main(int argc, char** argv) {
   bool structural = !o.ref.empty() || !o.defines.empty();
   if (g.patterns.empty() && !structural) {
     if (specs_in.empty()) {
-      if (app.get_option("--base")->count() && !o.view.base.empty())
-        wscli::print_error(kTool, fmt::format("missing PATTERN: --base took '{}' as its REV; write --base=REV, or put "
-                                              "--base last", o.view.base));
-      else
-        fmt::print(stderr, "{}: missing PATTERN; see '{} --help'\n", kTool, kTool);
+      fmt::print(stderr, "{}: missing PATTERN; see '{} --help'\n", kTool, kTool);
       return wscli::kExitUsage;
     }
     g.patterns.push_back(specs_in.front());

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/cli.h"
+#include "common/tools.h"
 #include "common/count_option.h"
 #include "libcheck/json_output.h"
 #include "libcheck/listing.h"
@@ -99,9 +100,9 @@ void print_text(const ws::Listing& listing, const Options& o) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int wstools::run_ls(int argc, char** argv) {
   Options o;
-  CLI::App app{"List the definitions of the view: the base commit with the pending changes on top.", kTool};
+  wscli::App app{"List the definitions of the view: the base commit with the pending changes on top.", kTool};
   app.get_formatter()->column_width(30);
   wscli::add_common_options(app, o.common, /*with_z=*/true);
   wscli::add_view_options(app, o.view);
