@@ -64,8 +64,11 @@ class KindPack {
 
   // The kind whose folder holds `path` with a file name it accepts, or null
   // (unrouted). A path under '.secrets/' (path_policy.h is_secret_path)
-  // routes to secret_kind() or to nothing.
-  const Kind* route(std::string_view path) const;
+  // routes to secret_kind() or to nothing. A file of a kind's folder whose
+  // name is not valid UTF-8 routes to nothing and sets `*misnamed`: it is
+  // an error whatever "unrouted" says (ws(7), DEFINITIONS), since no kind's
+  // pattern can name it and nothing would ever read it.
+  const Kind* route(std::string_view path, bool* misnamed = nullptr) const;
   // The built-in secret kind of the default pack (ws(7)): never read, and
   // the only kind that holds '.secrets/'; null for a pack without one.
   const Kind* secret_kind() const;

@@ -16,6 +16,7 @@ enum class PathRole {
   not_definition,  // a root-level file, or under a top-level dot-folder or docs/: silent
   ignored,         // named by the base config's "ignore" globs: silent
   misfit,          // in a kind's folder tree (or under .secrets/), but no kind reads it: an error
+  misnamed,        // in a kind's folder, its name not UTF-8: refused (WS004), whatever "unrouted" says
   unrouted,        // under a top-level folder no kind uses: as the "unrouted" setting says
 };
 
@@ -26,7 +27,8 @@ struct PathRoute {
   const Kind* kind = nullptr;
 };
 
-// In this order: configuration; a kind's file; under .secrets/ (misfit: no
+// In this order: configuration; a kind's file, or one of a kind's folder
+// whose name is not UTF-8 (misnamed); under .secrets/ (misfit: no
 // glob or folder rule reaches a secret's folder); the "ignore" globs; a
 // .gitignore or .gitattributes in any folder (not a definition: git's); in
 // the folder tree of a kind (misfit); root-level files, top-level

@@ -70,7 +70,8 @@ struct OpenOptions {
 struct CachePrefetch;
 
 struct Workspace {
-  std::unique_ptr<Repository> repo;
+  // Shared with a caller that opened it (open_workspace's second form).
+  std::shared_ptr<Repository> repo;
   std::shared_ptr<const WorkspaceRoot> root;  // null for a bare repository
   KindPack kinds;           // the defaults and the view's .ws/kinds
   WorkspaceConfig config;   // from the view's base commit, never from the view
@@ -94,11 +95,18 @@ struct DefinitionCacheHooks {
 };
 
 Result<Workspace> open_workspace_with(const OpenOptions& options, const DefinitionCacheHooks& cache);
+// The same over `repo`, already open at options.dir.
+Result<Workspace> open_workspace_with(const OpenOptions& options, std::shared_ptr<Repository> repo,
+                                      const DefinitionCacheHooks& cache);
 
 // open_workspace_with the definition cache's hooks, the prefetch only with
 // options.prefetch_cache. Defined by the compile layer, which owns the
 // cache (compile/open_workspace.cpp).
 Result<Workspace> open_workspace(const OpenOptions& options);
+// The same over `repo`, already open at options.dir: the view then reads
+// trees that `repo`'s object cache already holds (ws-apply reads the
+// proposal's trees once, for its checks and its view).
+Result<Workspace> open_workspace(const OpenOptions& options, std::shared_ptr<Repository> repo);
 
 // The workspace's view with every entry: `view` itself, or when that holds
 // the changes only (ViewSpec::changes_only), the same view opened whole.

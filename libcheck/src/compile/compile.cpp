@@ -18,6 +18,7 @@
 #include "libcheck/reader.h"
 #include "libcheck/repository.h"
 #include "parallel.h"
+#include "printable_path.h"
 #include "progress_meter.h"
 
 namespace ws {
@@ -129,6 +130,12 @@ std::optional<Diagnostic> unread_file_diag(const PathRoute& route, const std::st
   Diagnostic d = make_file_diag(DiagCode::unrouted_file, path, std::move(message));
   d.severity = severity;
   return d;
+}
+
+// A file of a kind's folder whose name is not UTF-8 (KindPack::route).
+std::string misnamed_refusal(const std::string& path) {
+  return "refused path '" + detail::printable_path(path) +
+         "': its name is not valid UTF-8, so no kind can read it; rename it in UTF-8";
 }
 
 void run_job(Job& job, const Item& item, const View& view, const KindPack& kinds,
@@ -313,6 +320,8 @@ Result<Reading> read_items(const View& view, const KindPack& kinds, const Worksp
                               : "refused to read '" + e.path + "': submodule (a workspace holds plain files only)"));
     else if (report && secret_bytes)
       diags.push_back(make_file_diag(DiagCode::path_refused, e.path, secret_bytes_refusal(e.path)));
+    else if (report && route.role == PathRole::misnamed)
+      diags.push_back(make_file_diag(DiagCode::path_refused, e.path, misnamed_refusal(e.path)));
     else if (report && !deleted && !view_kind)
       if (auto d = unread_file_diag(route, e.path, config)) diags.push_back(std::move(*d));
 

@@ -9,7 +9,9 @@
 
 namespace ws {
 
-Result<Workspace> open_workspace(const OpenOptions& options) {
+namespace {
+
+DefinitionCacheHooks definition_cache_hooks(const OpenOptions& options) {
   DefinitionCacheHooks cache;
   cache.validated_kind_digest = [](const Repository& repo) {
     return DefinitionCache::validated_kind_digest(definition_cache_file(repo), cache_version());
@@ -18,7 +20,17 @@ Result<Workspace> open_workspace(const OpenOptions& options) {
     cache.prefetch = [](const Repository& repo) {
       return CachePrefetch::start(definition_cache_file(repo), cache_version());
     };
-  return open_workspace_with(options, cache);
+  return cache;
+}
+
+}  // namespace
+
+Result<Workspace> open_workspace(const OpenOptions& options) {
+  return open_workspace_with(options, definition_cache_hooks(options));
+}
+
+Result<Workspace> open_workspace(const OpenOptions& options, std::shared_ptr<Repository> repo) {
+  return open_workspace_with(options, std::move(repo), definition_cache_hooks(options));
 }
 
 }  // namespace ws

@@ -16,6 +16,7 @@
 #include "libcheck/path_policy.h"
 #include "odb_pool.h"
 #include "parallel.h"
+#include "tree_pair_walk.h"
 
 namespace ws {
 
@@ -126,40 +127,16 @@ std::string Repository::head_branch() const {
 
 namespace {
 
-struct WalkState {
-  std::vector<ViewEntry>* out;
-  std::string_view prefix;  // of every path: the folder walked
-  std::string too_deep = {};  // a folder whose entries would be deeper than kMaxPathDepth, with its '/'
-  git_oid too_deep_id = {};
-};
+// The components of a folder's path ("a/b/": 2).
+int depth_of(std::string_view folder) { return static_cast<int>(std::count(folder.begin(), folder.end(), '/')); }
 
-// libgit2's walk recurses, so a hand-made tree nested without end would
-// exhaust the stack: the walk stops where the path policy would refuse
-// every path below (kMaxPathDepth).
-bool folder_too_deep(std::string_view prefix, const char* root) {
-  std::size_t components = 1;  // the folder's own name
-  for (char c : prefix) components += c == '/';
-  for (const char* c = root; *c; ++c) components += *c == '/';
-  return components >= static_cast<std::size_t>(kMaxPathDepth);
-}
-
-int collect_entry(const char* root, const git_tree_entry* entry, void* payload) {
-  auto* st = static_cast<WalkState*>(payload);
-  git_object_t type = git_tree_entry_type(entry);
-  if (type == GIT_OBJECT_TREE) {
-    if (!folder_too_deep(st->prefix, root)) return 0;
-    st->too_deep = std::string(st->prefix) + root + git_tree_entry_name(entry) + "/";
-    git_oid_cpy(&st->too_deep_id, git_tree_entry_id(entry));
-    return -1;
-  }
-  ViewEntry& e = st->out->emplace_back();
-  const char* name = git_tree_entry_name(entry);
-  e.path.reserve(st->prefix.size() + std::strlen(root) + std::strlen(name));
-  e.path.append(st->prefix).append(root).append(name);
+// A blob, link or submodule of a commit's tree as an unchanged entry.
+void collect_entry(std::vector<ViewEntry>& out, std::string_view path, const git_tree_entry* entry) {
+  ViewEntry& e = out.emplace_back();
+  e.path = path;
   e.mode = static_cast<std::uint32_t>(git_tree_entry_filemode_raw(entry));
   e.blob_id = git::to_hex(*git_tree_entry_id(entry));
   e.base_blob_id = e.blob_id;
-  return 0;
 }
 
 // One entry of the walked tree's top level and what lies beneath it.
@@ -169,19 +146,6 @@ struct Part {
   std::vector<ViewEntry> out;
   std::optional<Error> error;  // with libgit2's message, taken on the thread that failed
 };
-
-// The refusal of a walk stopped at the folder `st.too_deep`: it names the
-// first path the folder holds, as every walk does (depth_cap_error).
-Error too_deep_error(git_repository* repo, const WalkState& st) {
-  std::string path = st.too_deep;
-  git_tree* raw = nullptr;
-  if (git_tree_lookup(&raw, repo, &st.too_deep_id) == 0 && git_tree_entrycount(raw))
-    path += git_tree_entry_name(git_tree_entry_byindex(raw, 0));
-  else
-    path.pop_back();
-  git_tree_free(raw);
-  return depth_cap_error(std::move(path));
-}
 
 }  // namespace
 
@@ -237,8 +201,7 @@ Result<std::vector<ViewEntry>> Repository::commit_entries(const std::string& com
       p.name = git_tree_entry_name(entry);
       folders.push_back(&p);
     } else {
-      WalkState st{&p.out, under};
-      collect_entry("", entry, &st);
+      collect_entry(p.out, std::string(under) + git_tree_entry_name(entry), entry);
     }
   }
   std::atomic<std::size_t> next{0};
@@ -248,18 +211,14 @@ Result<std::vector<ViewEntry>> Repository::commit_entries(const std::string& com
       git_tree* sub = nullptr;
       bool walked = git_tree_lookup(&sub, repo, &p.id) == 0;
       git::Tree subtree(sub);
-      if (walked) {
-        std::string prefix = std::string(under) + p.name + "/";
-        p.out.reserve(git_tree_entrycount(subtree.get()));  // exact for a folder of files
-        WalkState st{&p.out, prefix};
-        walked = git_tree_walk(subtree.get(), GIT_TREEWALK_PRE, collect_entry, &st) == 0;
-        if (!st.too_deep.empty()) {
-          p.error = too_deep_error(repo, st);
-          continue;
-        }
-      }
-      if (!walked)
+      if (!walked) {
         p.error = make_error(Errc::environment, "cannot walk the tree of " + commit_hex + ": " + git::last_error());
+        continue;
+      }
+      std::string prefix = std::string(under) + p.name + "/";
+      p.out.reserve(git_tree_entrycount(subtree.get()));  // exact for a folder of files
+      auto collect = [&](std::string_view path, const git_tree_entry* e) { collect_entry(p.out, path, e); };
+      if (auto st = git::walk_tree(repo, subtree.get(), prefix, depth_of(prefix), collect); !st) p.error = st.error();
     }
   };
   std::vector<std::thread> helpers;

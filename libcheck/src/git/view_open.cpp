@@ -12,7 +12,7 @@
 #include "index_file.h"
 #include "index_refusal.h"
 #include "odb_pool.h"
-#include "proposal_internal.h"
+#include "tree_pair_walk.h"
 #include "secret_content.h"
 #include "view_internal.h"
 #include "worktree_status.h"
@@ -291,8 +291,8 @@ Result<std::vector<ViewEntry>> committed_view_entries(git_repository* repo, cons
   }
   // Changes only: folders the two trees share are not even entered; the
   // caller adds the base's unchanged .ws/ files.
-  auto st = proposal::walk_tree_pair(
-      repo, base_tree->get(), pending_tree->get(), /*unchanged=*/!changes_only, [&](const proposal::TreePair& p) {
+  auto st = git::walk_tree_pair(
+      repo, base_tree->get(), pending_tree->get(), /*unchanged=*/!changes_only, [&](const git::TreePair& p) {
         ViewEntry e;
         e.path = std::string(p.path);
         if (!p.changed) {
@@ -459,7 +459,7 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
     case ViewSource::proposal: {
       auto t = git::commit_tree(r, pending_commit);
       if (!t) return t.error();
-      if (Status deep = proposal::check_changed_depth(r, base_tree->get(), t->get()); !deep) return deep.error();
+      if (Status deep = git::check_changed_depth(r, base_tree->get(), t->get()); !deep) return deep.error();
       rc = git_diff_tree_to_tree(&draw, r, base_tree->get(), t->get(), &opts);
       break;
     }

@@ -13,6 +13,7 @@
 
 #include "blob_id.h"
 #include "json_values.h"
+#include "libcheck/json_output.h"
 #include "libcheck/path_policy.h"
 #include "schema_check.h"
 
@@ -453,7 +454,7 @@ void KindPack::find_secret_kind() {
 
 const Kind* KindPack::secret_kind() const { return secret_ < 0 ? nullptr : &kinds_[static_cast<std::size_t>(secret_)]; }
 
-const Kind* KindPack::route(std::string_view path) const {
+const Kind* KindPack::route(std::string_view path, bool* misnamed) const {
   // Content under '.secrets/', in any spelling, is the built-in secret
   // kind's (a file directly in the folder) or no kind's: no other kind can
   // be handed a secret, whatever the manifests say.
@@ -468,6 +469,7 @@ const Kind* KindPack::route(std::string_view path) const {
   for (const Kind& k : kinds_) {
     if (k.dir.size() != dir_size || path.compare(0, dir_size, k.dir) != 0) continue;
     std::string_view file = path.substr(k.dir.size());
+    if (misnamed && !is_valid_utf8(file)) *misnamed = true;
     if (!is_valid_id_segment(file)) continue;  // also refuses deeper folders: '/' is not allowed
     if (!k.extension.empty() &&
         (file.size() <= k.extension.size() || file.substr(file.size() - k.extension.size()) != k.extension))

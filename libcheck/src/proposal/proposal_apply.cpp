@@ -51,7 +51,11 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
                                    const ApplyOptions& options, RebuildFn rebuild_clean) {
   auto repo_r = Repository::open(open.dir);
   if (!repo_r) return repo_r.error();
-  Repository& repo = *repo_r;
+  // One repository for the whole apply, the views included: libgit2 caches
+  // parsed trees per repository, so each folder the proposal touches is
+  // inflated once for the checks, the view, the record and the landing tree.
+  auto shared = std::make_shared<Repository>(std::move(repo_r).value());
+  Repository& repo = *shared;
   git_repository* r = repo.raw();
   if (auto st = check_interrupted_apply(repo, InterruptedApply::refuse); !st) return st.error();
   // Recorded now, checked again just before the branch moves.
@@ -81,7 +85,18 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
     default: break;
   }
 
-  // 2. Every changed path and mode passes the proposal policy.
+  // 2. Every tree object the proposal brings is checked first
+  // (proposal_canonical.h), before the view below parses any of them.
+  auto base_tree = commit_tree(r, info.base);
+  if (!base_tree) return base_tree.error();
+  auto checked = check_proposal(r, base_tree->get(), info.id);
+  if (!checked && checked.error().code == Errc::refused)
+    return refused("proposal " + id7 + " refused: " + checked.error().message, checked.error().subject);
+  if (!checked) return checked.error();
+  const std::vector<TreeChange>* changes = &checked->changes;
+  if (changes->empty()) return refused("proposal " + id7 + " changes nothing", info.id);
+
+  // Every changed path and mode passes the proposal policy.
   // The workspace's own protected paths, as its base commit configures them.
   // Opened once: unless the proposal is rebased, the rebuild below checks
   // this same view.
@@ -95,30 +110,18 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
     // the whole of it when the base's index does not stand in for it.
     o.view.changes_only = true;
     o.prefetch_cache = true;  // the rebuild below uses this workspace
-    auto w = open_workspace(o);
+    auto w = open_workspace(o, shared);
     if (w) {
       protected_paths = w->config.protected_paths;
       proposed.emplace(std::move(w).value());
     }
   }
-  // Compared in the repository the view was read from, whose object cache
-  // already holds the trees the view walked.
-  git_repository* tr = proposed ? proposed->repo->raw() : r;
-  auto base_tree = commit_tree(tr, info.base);
-  if (!base_tree) return base_tree.error();
-  // Every tree object the proposal brings is checked first (proposal_canonical.h).
-  auto checked = check_proposal(tr, base_tree->get(), info.id);
-  if (!checked && checked.error().code == Errc::refused)
-    return refused("proposal " + id7 + " refused: " + checked.error().message, checked.error().subject);
-  if (!checked) return checked.error();
-  const std::vector<TreeChange>* changes = &checked->changes;
-  if (changes->empty()) return refused("proposal " + id7 + " changes nothing", info.id);
   for (const auto& c : *changes) {
     std::uint32_t mode = c.status == GIT_DELTA_DELETED ? std::uint32_t{GIT_FILEMODE_BLOB} : c.new_mode;
     if (auto why = refuse_entry(c.path, mode, protected_paths))
       return refused("proposal " + id7 + " refused: " + *why, c.path);
   }
-  if (Status st = refuse_secret_bytes(tr, base_tree->get(), *changes, id7); !st) return st.error();
+  if (Status st = refuse_secret_bytes(r, base_tree->get(), *changes, id7); !st) return st.error();
   if (auto st = refuse_policy_change(*changes, options.allow_policy_change, info.id); !st) return st.error();
 
   // 3. The branch tip must still be its base.
@@ -171,7 +174,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
       if (new_parent.empty()) o.view = ViewSpec{ViewSource::proposal, "", "", candidate};
       o.view.changes_only = true;
       o.prefetch_cache = true;
-      auto w = open_workspace(o);
+      auto w = open_workspace(o, shared);
       if (!w) return w.error();
       proposed.emplace(std::move(w).value());
       // The policy is the one of the tip it lands on.
@@ -193,10 +196,8 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   std::string message = info.message;
   while (!message.empty() && message.back() == '\n') message.pop_back();
   message += "\n\n" + approval_trailers(info.id, committer->get());
-  // Fresh canonical trees, never the proposal's own objects; written
-  // through the rebuild's repository, whose cache holds the folders of
-  // `new_parent` the changes touch.
-  auto final_tree = landing_tree(proposed ? proposed->repo->raw() : r, new_parent, *checked);
+  // Fresh canonical trees, never the proposal's own objects.
+  auto final_tree = landing_tree(r, new_parent, *checked);
   if (!final_tree) return final_tree.error();
   auto commit = write_commit(r, git_commit_author(pc->get()), committer->get(), message, *final_tree, new_parent);
   if (!commit) return commit.error();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "git_util.h"
+#include "tree_pair_walk.h"
 #include "libcheck/proposal.h"
 
 namespace ws::proposal {
@@ -37,11 +38,12 @@ std::string ref_target(git_repository* repo, const std::string& name);
 using git::commit_tree;
 using git::lookup_commit;
 
-// Called with the id of each subtree of `to` the walk is about to open that
-// `from` does not hold as it is, its folder path ("a/b", no trailing '/')
-// and depth (components of that path), before libgit2 parses it; an error
-// stops the walk and is returned as it is.
-using TreeCheck = std::function<Status(const git_oid& id, std::string_view folder, int depth)>;
+// The git-layer tree walks (tree_pair_walk.h).
+using git::check_changed_depth;
+using git::PairFn;
+using git::TreeCheck;
+using git::TreePair;
+using git::walk_tree_pair;
 
 // Changed paths between two trees (either may be null), without rename
 // detection: each path once, with its new mode (0 when deleted).
@@ -55,31 +57,6 @@ struct TreeChange {
 // `check_new` as for walk_tree_pair.
 Result<std::vector<TreeChange>> tree_changes(git_repository* repo, git_tree* from, git_tree* to,
                                              const TreeCheck& check_new = {});
-
-// A path of a walk over two trees: a blob, link or submodule on either side
-// (mode 0 and a null id where a side lacks it). `path` lives for the call only.
-struct TreePair {
-  std::string_view path;
-  std::uint32_t old_mode = 0;
-  std::uint32_t new_mode = 0;
-  const git_oid* old_id = nullptr;
-  const git_oid* new_id = nullptr;
-  bool changed = true;  // false: the same id and mode on both sides
-};
-using PairFn = std::function<void(const TreePair&)>;
-// Walks `from` and `to` (either may be null) together, calling `fn` in path
-// order for every path that differs; with `unchanged`, for every other path
-// too. Subtrees with the same id on both sides are opened only with
-// `unchanged`. A file replaced by a folder (or back) is a delete and adds.
-// No walk goes deeper than kMaxPathDepth (path_policy.h).
-Status walk_tree_pair(git_repository* repo, const git_tree* from, const git_tree* to, bool unchanged,
-                      const PairFn& fn, const TreeCheck& check_new = {});
-
-// Whether the folders `to` changes from `from` nest within kMaxPathDepth
-// (else depth_cap_error, naming the first path past it). Asked before any
-// libgit2 diff of two trees: its walk keeps each level's path, so a tree
-// nested 100,000 deep would cost the square of that in time and memory.
-Status check_changed_depth(git_repository* repo, const git_tree* from, const git_tree* to);
 
 // Whether a change holds a secret (ws(7), the secret kind): a path under
 // '.secrets/' on either side, or a blob id in `secrets` on either side.

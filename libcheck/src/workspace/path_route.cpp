@@ -46,7 +46,9 @@ bool is_git_folder_file(std::string_view path) {
 
 PathRoute route_path(const KindPack& kinds, const WorkspaceConfig& config, std::string_view path) {
   if (is_workspace_config_path(path)) return {PathRole::config, nullptr};
-  if (const Kind* kind = kinds.route(path)) return {PathRole::definition, kind};
+  bool misnamed = false;
+  if (const Kind* kind = kinds.route(path, &misnamed)) return {PathRole::definition, kind};
+  if (misnamed) return {PathRole::misnamed, nullptr};
   if (is_secret_path(path)) return {PathRole::misfit, kinds.secret_kind()};
   if (is_ignored_path(config.ignore, path)) return {PathRole::ignored, nullptr};
   if (is_git_folder_file(path)) return {PathRole::not_definition, nullptr};

@@ -240,11 +240,16 @@ Status load_kinds(Workspace& w, const OpenOptions& options, const DefinitionCach
 }  // namespace
 
 Result<Workspace> open_workspace_with(const OpenOptions& options, const DefinitionCacheHooks& cache) {
-  Workspace w;
-  w.session = options.session;
   auto repo = Repository::open(options.dir);
   if (!repo) return repo.error();
-  w.repo = std::make_unique<Repository>(std::move(repo).value());
+  return open_workspace_with(options, std::make_shared<Repository>(std::move(repo).value()), cache);
+}
+
+Result<Workspace> open_workspace_with(const OpenOptions& options, std::shared_ptr<Repository> repo,
+                                      const DefinitionCacheHooks& cache) {
+  Workspace w;
+  w.session = options.session;
+  w.repo = std::move(repo);
   auto notices = check_interrupted_apply(*w.repo, options.interrupted_apply);
   if (!notices) return notices.error();
   w.notices = std::move(notices).value();
