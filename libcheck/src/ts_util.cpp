@@ -6,6 +6,7 @@
 #include <array>
 
 #include "libcheck/reader.h"
+#include "ts_alloc.h"
 
 namespace ws::detail {
 
@@ -57,6 +58,7 @@ TSParser* parser_for(Grammar g) {
   thread_local Parser parsers[3];
   Parser& p = parsers[static_cast<int>(g)];
   if (!p) {
+    use_tree_sitter_block_cache();
     p.reset(ts_parser_new());
     ts_parser_set_language(p.get(), language(g));
     ts_parser_set_timeout_micros(p.get(), kParseTimeoutMicros);
