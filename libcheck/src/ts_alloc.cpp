@@ -38,10 +38,6 @@ constexpr std::size_t kHeader = 8;
 constexpr std::size_t kMinClass = 2;
 constexpr std::size_t kClasses = 512 / kGranule + 1;
 
-// A thread keeps at most this much: a tree of a large file is given back
-// to malloc past it, so the cache never holds more than a few trees' worth.
-constexpr std::size_t kMaxCachedBytes = 8u << 20;
-
 struct FreeBlock {
   FreeBlock* next;
 };
@@ -84,7 +80,7 @@ void* take(std::size_t size) {
 bool keep(void* block) {
   std::size_t c = block_class(malloc_usable_size(block));
   if (c < kMinClass || c >= kClasses || cache.closed) return false;
-  if (cache.bytes + c * kGranule > kMaxCachedBytes) return false;
+  if (cache.bytes + c * kGranule > kTsBlockCacheMaxBytes) return false;
   if (!cache.release_registered) {
     // Destroyed when the thread ends, perhaps before objects that free
     // into the cache later (a thread's parsers): `closed` covers those.

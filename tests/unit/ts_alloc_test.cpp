@@ -77,13 +77,13 @@ TEST_CASE("ts_alloc: realloc keeps the contents of a recycled block", "[ts_alloc
 TEST_CASE("ts_alloc: a thread's cache stays bounded however much it frees", "[ts_alloc]") {
   std::size_t before = ts_block_cache_bytes();
   std::vector<void*> blocks;
-  for (int i = 0; i < 400'000; ++i) blocks.push_back(ts_block_malloc(32));  // 400,000 × 48 B: past the bound
+  for (std::size_t i = 0; i < 3 * kTsBlockCacheMaxBytes / 48; ++i) blocks.push_back(ts_block_malloc(32));  // past the bound
   for (void* b : blocks) ts_block_free(b);
-  CHECK(ts_block_cache_bytes() <= (8u << 20));
-  CHECK(ts_block_cache_bytes() >= (8u << 20) - 512);
+  CHECK(ts_block_cache_bytes() <= kTsBlockCacheMaxBytes);
+  CHECK(ts_block_cache_bytes() >= kTsBlockCacheMaxBytes - 512);
   for (std::size_t i = 0; i < blocks.size(); ++i) blocks[i] = ts_block_malloc(32);
   // Handed out again (a block malloc gave a larger chunk than asked may sit in the next class).
-  CHECK(ts_block_cache_bytes() < before + (1u << 20));
+  CHECK(ts_block_cache_bytes() < before + kTsBlockCacheMaxBytes / 4);
   for (void* b : blocks) ts_block_free(b);
 }
 
