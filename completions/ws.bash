@@ -1,4 +1,4 @@
-# bash completion for ws-ls, ws-grep, ws-build, ws-commit and ws-apply.
+# bash completion for ws, ws-ls, ws-grep, ws-build, ws-commit and ws-apply.
 #
 # Installed as share/bash-completion/completions/<tool> (bash-completion loads
 # it on demand), or source it from ~/.bashrc. It needs nothing else: the
@@ -14,22 +14,38 @@
 # the branches, tags and remote branches (git for-each-ref) and HEAD; BRANCH:
 # the branches; ID: proposal ids (ws-apply --list --all-sessions --json), only
 # those that can still be applied where one is applied or rejected; DIR:
-# directories; PATHSPEC: paths relative to the workspace root, as the tools
-# read them. Free text (N, NAME, MSG, SYMBOL, PATTERN) completes to nothing.
+# directories; PATHSPEC: paths from the current folder, as the tools read
+# them. Free text (N, NAME, MSG, SYMBOL, PATTERN) completes to nothing.
+# An optional value ("[=REV]") is completed only after '=': the tools never
+# take it from the next word. `ws COMMAND ...` completes as the tool
+# ws-COMMAND does (its table is `ws COMMAND --help-options`); the commands
+# come from `ws --help`.
 
 declare -gA _ws_option_tables
 
-# Sets _ws_table to the option table of the command word $1.
-_ws_load_table() {
-    local cmd=$1
+# The command word $1 with a leading "~/" expanded.
+_ws_expand() {
     # shellcheck disable=SC2088 # a literal "~/" typed on the command line
-    [[ $cmd == "~/"* ]] && cmd=$HOME/${cmd#"~/"}
-    if [[ -z ${_ws_option_tables[$cmd]} ]]; then
-        _ws_option_tables[$cmd]=$("$cmd" --help-options 2>/dev/null)
+    if [[ $1 == "~/"* ]]; then printf '%s\n' "$HOME/${1#"~/"}"; else printf '%s\n' "$1"; fi
+}
+
+# Sets _ws_table to the option table of the command word $1 (and, for the
+# front door ws, of its command $2).
+_ws_load_table() {
+    local cmd key
+    cmd=$(_ws_expand "$1")
+    key="$cmd${2:+ $2}"
+    if [[ -z ${_ws_option_tables[$key]} ]]; then
+        _ws_option_tables[$key]=$("$cmd" ${2:+"$2"} --help-options 2>/dev/null)
     fi
     # Tab is whitespace to `read`, which would merge the empty fields around
     # it: split on the unit separator instead.
-    _ws_table=${_ws_option_tables[$cmd]//$'\t'/$'\x1f'}
+    _ws_table=${_ws_option_tables[$key]//$'\t'/$'\x1f'}
+}
+
+# The commands of the front door $1, as its --help lists them.
+_ws_commands() {
+    "$(_ws_expand "$1")" --help 2>/dev/null | sed -n '/^Commands:$/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p'
 }
 
 # Sets _ws_type and _ws_values for the option named $1 ("" when unknown).
@@ -98,14 +114,14 @@ _ws_proposal_ids() {
         done
 }
 
-# Paths of the workspace matching $1, relative to its root; directories end with '/'.
+# Paths matching $1 as the tools read a pathspec (ws(7), PATHSPECS): from the
+# current folder, -C DIR's when given; directories end with '/'.
 _ws_paths() {
-    local top p
-    top=$(_ws_git rev-parse --show-toplevel) || return
+    local base=${_ws_dir:-.} p
     while IFS= read -r p; do
         [[ ${p##*/} == .git ]] && continue
-        if [[ -d $top/$p ]]; then printf '%s/\n' "$p"; else printf '%s\n' "$p"; fi
-    done < <(cd "$top" && compgen -f -- "$1" | LC_ALL=C sort)
+        if [[ -d $base/$p ]]; then printf '%s/\n' "$p"; else printf '%s\n' "$p"; fi
+    done < <(cd "$base" 2>/dev/null && compgen -f -- "$1" | LC_ALL=C sort)
 }
 
 # Candidates for a value of type $1 with values $2, matching $3, one a line.
@@ -133,7 +149,20 @@ _ws_complete() {
     local _ws_cmd=${COMP_WORDS[0]} _ws_table _ws_type _ws_values _ws_dir=""
     local cur=${COMP_WORDS[COMP_CWORD]} prev="" option="" prefix="" i word
     COMPREPLY=()
-    _ws_load_table "$_ws_cmd"
+    # The front door: its first word is a command, and the rest completes as
+    # that tool, the command word taken off.
+    if [[ ${_ws_cmd##*/} == ws ]]; then
+        if ((COMP_CWORD == 1)); then
+            mapfile -t COMPREPLY < <(compgen -W "$(_ws_commands "$_ws_cmd")" -- "$cur")
+            return 0
+        fi
+        local sub=${COMP_WORDS[1]}
+        _ws_load_table "$_ws_cmd" "$sub"
+        COMP_WORDS=("$_ws_cmd $sub" "${COMP_WORDS[@]:2}")
+        ((COMP_CWORD--))
+    else
+        _ws_load_table "$_ws_cmd"
+    fi
     [[ -n $_ws_table ]] || return 0
     ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
 
@@ -149,9 +178,8 @@ _ws_complete() {
         esac
         [[ $word == --* && $word == *=* ]] && word=${word%%=*}
         if [[ $word == -* && $word != - && $word != -- ]] && _ws_option_info "$word"; then
-            # An optional value ("[=REV]") takes the next word too, unless
-            # that is an option.
-            if [[ $_ws_type == "[="* && ${COMP_WORDS[i + 1]} == -* ]]; then
+            # An optional value ("[=REV]") never takes the next word.
+            if [[ $_ws_type == "[="* ]]; then
                 :
             elif [[ -n $_ws_type && ${COMP_WORDS[i]} != *=* ]]; then
                 # the option takes the next word (or "=" and the word after it)
@@ -177,7 +205,7 @@ _ws_complete() {
             option=$prev cur=""
         elif [[ $prev == "=" && $COMP_CWORD -ge 2 && ${COMP_WORDS[COMP_CWORD - 2]} == --* ]]; then
             option=${COMP_WORDS[COMP_CWORD - 2]}
-        elif [[ $prev == -* ]] && _ws_option_info "$prev" && [[ -n $_ws_type ]]; then
+        elif [[ $prev == -* ]] && _ws_option_info "$prev" && [[ -n $_ws_type && $_ws_type != "[="* ]]; then
             option=$prev
         fi
     fi
@@ -212,4 +240,4 @@ _ws_complete() {
     return 0
 }
 
-complete -F _ws_complete ws-ls ws-grep ws-build ws-commit ws-apply
+complete -F _ws_complete ws ws-ls ws-grep ws-build ws-commit ws-apply

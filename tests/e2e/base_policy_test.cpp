@@ -179,7 +179,7 @@ TEST_CASE("policy: a size cap raised in the change does not let a big file throu
 
 TEST_CASE("policy: 'unrouted' relaxed in the change does not relax it", "[policy]") {
   TempRepo repo;
-  std::string base = seed(repo, "");  // no config: unrouted files are errors
+  std::string base = seed(repo, "{\"unrouted\": \"error\"}\n");
   repo.write(".ws/config.json", "{\"unrouted\": \"ignore\"}\n");
   repo.write("notes/plan.txt", "smuggled\n");
   const std::string unrouted = "notes/plan.txt: error[WS005]: file is in no kind's folder, so nothing reads it";

@@ -126,7 +126,7 @@ TEST_CASE("bash completes the options of each tool from its own table", "[comple
   seed(repo);
   CHECK(complete({"ws-build", "--for"}, repo.path()) == "--format\n");
   CHECK(complete({"ws-apply", "--"}, repo.path()) ==
-        "--help\n--session\n--color\n--json\n--version\n--list\n--all-sessions\n--show\n--stat\n--reject\n"
+        "--help\n--session\n--color\n--json\n--quiet\n--version\n--list\n--all-sessions\n--show\n--stat\n--reject\n"
         "--branch\n--rebase\n--allow-policy-change\n--continue\n");
   CHECK(complete({"ws-grep", "--no"}, repo.path()) == "--no-line-number\n");
   CHECK(complete({"ws-build", "--no-"}, repo.path()) == "--no-cache\n--no-progress\n");
@@ -170,9 +170,9 @@ TEST_CASE("bash completes revisions, branches and directories", "[completion]") 
   CHECK(complete({"ws-build", "--rev", ""}, repo.path()) == "HEAD\nfeature\nmain\nv1\n");
   CHECK(complete({"ws-ls", "--base", "f"}, repo.path()) == "feature\n");
   CHECK(complete({"ws-grep", "--base="}, repo.path()) == "--base=HEAD\n--base=feature\n--base=main\n--base=v1\n");
-  // ws-grep's --base takes an optional REV, and the next word when it is not an option.
-  CHECK(complete({"ws-grep", "--base", "v"}, repo.path()) == "v1\n");
-  CHECK(complete({"ws-grep", "--base", "main", "Al"}, repo.path()) == "");  // the PATTERN
+  // A bare --base takes no value: the next word is the PATTERN, then paths.
+  CHECK(complete({"ws-grep", "--base", "v"}, repo.path()) == "");
+  CHECK(complete({"ws-grep", "--base", "Alpha", "ag"}, repo.path()) == "agents/\n");
   CHECK(complete({"ws-grep", "--base", "-i", "Alpha", "ag"}, repo.path()) == "agents/\n");
   CHECK(complete({"ws-apply", "--branch", ""}, repo.path()) == "feature\nmain\n");
   // The revisions of the repository -C names, not of the current directory.
@@ -183,14 +183,17 @@ TEST_CASE("bash completes revisions, branches and directories", "[completion]") 
   CHECK(complete({"ws-ls", "-C", "ag"}, repo.path()) == "agents/\n");
 }
 
-TEST_CASE("bash completes paths relative to the workspace root", "[completion]") {
+TEST_CASE("bash completes paths as the tools read pathspecs", "[completion]") {
   TempRepo repo;
   seed(repo);
   CHECK(complete({"ws-ls", "ag"}, repo.path()) == "agents/\n");
   CHECK(complete({"ws-ls", "agents/"}, repo.path()) == "agents/AGa.json\nagents/AGb.json\n");
   CHECK(complete({"ws-build", "--staged", "acc"}, repo.path()) == "access/\n");
-  // From a subdirectory, still relative to the root, as the tools read them.
-  CHECK(complete({"ws-ls", "agents/AGb"}, repo.abs("agents")) == "agents/AGb.json\n");
+  // From a subdirectory, from there, as the tools read them.
+  CHECK(complete({"ws-ls", "AGb"}, repo.abs("agents")) == "AGb.json\n");
+  CHECK(complete({"ws-ls", "agents/AGb"}, repo.abs("agents")) == "");
+  CHECK(complete({"ws-ls", "../acc"}, repo.abs("agents")) == "../access/\n");
+  CHECK(complete({"ws-build", "-C", "agents", "AGa"}, repo.path()) == "AGa.json\n");
   // ws-grep: the first argument is the PATTERN, unless -e gave one.
   CHECK(complete({"ws-grep", "ag"}, repo.path()) == "");
   CHECK(complete({"ws-grep", "Alpha", "ag"}, repo.path()) == "agents/\n");

@@ -1,4 +1,4 @@
-// Confinement (issue 8, DESIGN.md §7): nothing outside the workspace root is
+// Confinement (ws(7), PATH POLICY): nothing outside the workspace root is
 // ever read or written through a link, a directory swapped for a link while
 // a tool runs never leaks what it points at, and the content of .secrets/
 // never appears in any output of any tool, in any format.

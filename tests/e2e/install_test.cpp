@@ -100,7 +100,9 @@ std::string completion_of(const std::string& completion_file, const std::string&
 }  // namespace
 
 TEST_CASE("every tool prints its version and the grammar versions", "[install]") {
-  for (const auto& tool : kTools) {
+  std::vector<std::string> names = kTools;
+  names.push_back("ws");
+  for (const auto& tool : names) {
     INFO(tool);
     auto r = run({wstest::tool(tool), "--version"});
     CHECK(r.err == "");
@@ -116,13 +118,25 @@ TEST_CASE("cmake --install puts tools, kind pack, man pages and completion where
   REQUIRE(inst.status == 0);
   fs::path p = prefix.path();
 
+  // One executable, ws; each tool a relative link to it.
+  CHECK(fs::is_regular_file(fs::symlink_status(p / "bin/ws")));
+  CHECK(read_file(p / "share/man/man1/ws.1") == read_file(fs::path(WS_SOURCE_DIR) / "man/ws.1"));
+  CHECK(read_file(p / "share/zsh/vendor-completions/_ws") == read_file(fs::path(WS_SOURCE_DIR) / "completions/_ws"));
+  std::vector<std::string> names = kTools;
+  names.push_back("ws");
+  for (const auto& name : names) {
+    INFO(name);
+    CHECK(read_file(p / "share/bash-completion/completions" / name) ==
+          read_file(fs::path(WS_SOURCE_DIR) / "completions/ws.bash"));
+    CHECK(read_file(p / "share/fish/vendor_completions.d" / (name + ".fish")) ==
+          read_file(fs::path(WS_SOURCE_DIR) / "completions/ws.fish"));
+  }
   for (const auto& tool : kTools) {
     INFO(tool);
-    CHECK(fs::is_regular_file(p / "bin" / tool));
+    CHECK(fs::is_symlink(p / "bin" / tool));
+    CHECK(fs::read_symlink(p / "bin" / tool) == "ws");
     CHECK(access((p / "bin" / tool).c_str(), X_OK) == 0);
     CHECK(read_file(p / "share/man/man1" / (tool + ".1")) == read_file(fs::path(WS_SOURCE_DIR) / "man" / (tool + ".1")));
-    CHECK(read_file(p / "share/bash-completion/completions" / tool) ==
-          read_file(fs::path(WS_SOURCE_DIR) / "completions/ws.bash"));
     auto v = run({(p / "bin" / tool).string(), "--version"}, installed_env(prefix.path()));
     CHECK(v.status == 0);
     CHECK(v.out == expected_version(tool));
@@ -232,11 +246,23 @@ TEST_CASE("cpack makes a .deb with the tools, pages, kind pack, completion and l
       if (x == f || x.rfind(f + " -> ", 0) == 0) return true;
     return false;
   };
+  auto is_link_to_ws = [&](const std::string& f) {
+    for (const auto& x : files)
+      if (x == f + " -> ws") return true;
+    return false;
+  };
+  CHECK(has("./usr/bin/ws"));
+  CHECK(!is_link_to_ws("./usr/bin/ws"));
+  CHECK(has("./usr/share/man/man1/ws.1"));
+  CHECK(has("./usr/share/zsh/vendor-completions/_ws"));
+  CHECK(has("./usr/share/bash-completion/completions/ws"));
+  CHECK(has("./usr/share/fish/vendor_completions.d/ws.fish"));
   for (const auto& tool : kTools) {
     INFO(tool);
-    CHECK(has("./usr/bin/" + tool));
+    CHECK(is_link_to_ws("./usr/bin/" + tool));
     CHECK(has("./usr/share/man/man1/" + tool + ".1"));
     CHECK(has("./usr/share/bash-completion/completions/" + tool));
+    CHECK(has("./usr/share/fish/vendor_completions.d/" + tool + ".fish"));
   }
   CHECK(has("./usr/share/man/man7/ws.7"));
   for (const auto& e : fs::directory_iterator(fs::path(WS_SOURCE_DIR) / "schemas/kinds")) {

@@ -292,9 +292,10 @@ TEST_CASE("secret canary: no workspace configuration reaches .secrets/ in any sp
   const std::string unrouted = "{\"unrouted\": \"error\", \"protected\": []}\n";
   // Each with a copy of the secret under another spelling of its folder:
   // the same folder on a checkout that folds case or drops trailing dots.
-  // The configuration is the base commit's: committed, an unknown key
-  // ('ignore') is refused before anything is read; uncommitted, it is a
-  // proposed configuration the build reports.
+  // The configuration is the base commit's: committed, its globs silence
+  // reports and nothing else, and the secret is still a secret (listed by
+  // name on request, never opened); uncommitted, it is a proposed
+  // configuration, and the proposal that brings it a policy change.
   for (bool committed : {false, true}) {
     Box box;
     box.repo.write(".ws/config.json", ignore);
@@ -302,9 +303,14 @@ TEST_CASE("secret canary: no workspace configuration reaches .secrets/ in any sp
     std::string head = committed ? box.repo.commit_all("config") : box.base;
     std::string p = committed ? box.proposal_on(head, {{"skills/SKsummarize01.md", box.blob_of(kHarmlessSkill)}})
                               : box.proposal_on(head, {{".ws/config.json", box.blob_of(ignore)}});
-    const Expect e = committed ? kAllRefused : Expect{0, 0, 1, 1, 1};
+    // The copy fails every build that reads it: committed, as a second
+    // secret of its name; in the working tree, as a change to '.secrets/'.
+    // The uncommitted proposal brings the config alone, a valid one, which
+    // applies as a policy change.
+    const Expect copy_read{0, 0, 1, 1, 1};
+    const Expect proposal = committed ? copy_read : Expect{0, 0, 1, 0, 1};
     sweep(box, {std::string("ignore globs, ") + (committed ? "committed" : "uncommitted"),
-                {{{}, e}, {{"--proposal", p}, e}}, p, committed ? 2 : 1});
+                {{{}, copy_read}, {{"--proposal", p}, proposal}}, p, 0});
   }
   // A size cap below every file: committed, each file is too large (ws-grep
   // cannot read one: exit 2), and the secret is still neither opened nor

@@ -387,9 +387,9 @@ TEST_CASE("terminal: error lines on stderr show the user input they quote escape
       {"ws-build", {"--rev", "nosuch" + kEraseUp}, 2,
        "ws-build: unknown revision 'nosuch\\x1b[1A\\x1b[2K': failed to parse revision specifier - Invalid pattern "
        "'nosuch\\x1b[1A\\x1b[2K'\n"},
-      {"ws-ls", {"agents/x" + kRlo + kCsi}, 1, "ws-ls: pathspec 'agents/x\\u202e\\u009b' did not match any definition\n"},
+      {"ws-ls", {"agents/x" + kRlo + kCsi}, 2, "ws-ls: pathspec 'agents/x\\u202e\\u009b' did not match any file\n"},
       {"ws-ls", {"--nosuch" + kClear}, 2,
-       "ws-ls: the following argument was not expected: --nosuch\\x1b[2J; see 'ws-ls --help'\n"},
+       "ws-ls: unknown option '--nosuch\\x1b[2J'; see 'ws-ls --help'\n"},
       {"ws-grep", {"--base=no\r" + kClear, "x"}, 2,
        "ws-grep: unknown revision 'no\\r\\x1b[2J': failed to parse revision specifier - Invalid pattern "
        "'no\\r\\x1b[2J'\n"},

@@ -431,7 +431,7 @@ TEST_CASE("ws-build pathspecs limit the changes compiled, the overlay stays whol
   CHECK(nothing_changed.out == "0 files changed, compiled clean.\n");
   CHECK(nothing_changed.status == 0);
   auto typo = ws("ws-build", {"agnets"}, repo.path());
-  CHECK(typo.status == 1);
+  CHECK(typo.status == 2);
   CHECK(typo.out == "");
   CHECK(typo.err == "ws-build: pathspec 'agnets' did not match any file\n");
 }

@@ -151,12 +151,13 @@ TEST_CASE("ws-grep searches the working-tree view by default and the committed b
   repo.write("tasks/new.json", "{\n  \"name\": \"Later\"\n}\n");
   repo.commit_all("later");
   CHECK(grep(repo, {"Later"}).status == 0);
-  CHECK(grep(repo, {"--base", first, "Later"}).status == 1);
+  CHECK(grep(repo, {"--base=" + first, "Later"}).status == 1);
   CHECK(grep(repo, {"--base=" + first, "MorningDigest"}).out == "tasks/TKdigest01.json:2:  \"name\": \"MorningDigest\",\n");
-  auto swallowed = grep(repo, {"--base", "MorningDigest"});
-  CHECK(swallowed.status == 2);
-  CHECK(swallowed.err ==
-        "ws-grep: missing PATTERN: --base took 'MorningDigest' as its REV; write --base=REV, or put --base last\n");
+  // A bare --base never takes the next argument: it is the PATTERN, searched in HEAD.
+  auto not_swallowed = grep(repo, {"--base", "MorningDigest"});
+  CHECK(not_swallowed.status == 0);
+  CHECK(not_swallowed.err == "");
+  CHECK(not_swallowed.out == "tasks/TKdigest01.json:2:  \"name\": \"MorningDigest\",\n");
   auto mixed = grep(repo, {"--base", "--staged", "x"});
   CHECK(mixed.status == 2);
   CHECK(mixed.err == "ws-grep: --base searches the committed base only; drop --staged, --rev or --proposal\n");

@@ -391,6 +391,21 @@ inline std::string kind_manifest(std::string_view data) {
 
 // ---------------------------------------------------------------- pathspecs
 
+// Whether `arg`, taken from the root, names the root itself: its
+// components, '.' and empty ones dropped, each '..' taking back one before
+// it, come to nothing (":/" first only says "from the root").
+inline bool names_the_root(std::string_view arg) {
+  if (arg.substr(0, 2) == ":/") arg.remove_prefix(2);
+  if (arg.empty()) return true;
+  long depth = 0;
+  for (std::string_view c : split(arg, '/')) {
+    if (c.empty() || c == ".") continue;
+    depth += c == ".." ? -1 : 1;
+    if (depth < 0) return false;
+  }
+  return depth == 0;
+}
+
 // Input: the pathspec on the first line, then one path per line.
 inline std::string pathspec(std::string_view data) {
   auto lines = split(data, '\n');
@@ -403,13 +418,22 @@ inline std::string pathspec(std::string_view data) {
   }
   const ws::Pathspec& s = *spec;
   if (s.text.empty()) {
-    if (arg != "." && arg != "./") return "an empty pathspec from '" + printable(arg) + "'";
+    if (!names_the_root(arg)) return "an empty pathspec from '" + printable(arg) + "'";
   } else {
     if (s.text.size() > 1 && s.text.back() == '/') return "a pathspec with a trailing '/'";
     if (auto problem = accepted_path_problem(s.text); !problem.empty())
       return "pathspec " + problem + ": '" + printable(s.text) + "'";
     if (under_secrets(s.text)) return "a pathspec naming secret content: '" + printable(s.text) + "'";
     if (s.glob != (s.text.find_first_of("*?[") != std::string::npos)) return "glob flag disagrees with the text";
+  }
+  // From a subfolder (one whose name is a glob): what is accepted is a
+  // path the policy accepts, and the folder's own bytes are never a glob.
+  if (auto sub = ws::parse_pathspec(arg, ws::PathPrefix{"d[1]/"}); sub && !sub->text.empty()) {
+    if (auto problem = accepted_path_problem(sub->text); !problem.empty())
+      return "pathspec from a subfolder " + problem + ": '" + printable(sub->text) + "'";
+    if (sub->literal > sub->text.size()) return "a literal part longer than the pathspec";
+    if (sub->glob && sub->text.find_first_of("*?[", sub->literal) == std::string::npos)
+      return "a glob whose only glob characters are the folder's";
   }
   std::vector<ws::Pathspec> specs{s};
   for (std::size_t i = 1; i < lines.size(); ++i) {

@@ -270,20 +270,31 @@ TEST_CASE("compile: unrouted changed files follow the workspace's policy, config
                                    {"agents/readme.md", A, "x"},
                                    {".ws/config.json", A, "{}"},
                                    {".gitignore", A, "x"},
+                                   {"README.md", A, "x"},
+                                   {".vscode/settings.json", A, "x"},
+                                   {"docs/guide.md", A, "x"},
+                                   {"agents/.gitignore", A, "x"},
                                    {"old/unrouted.txt", U, "x"}});
+  // A misfit in a kind's folder is an error whatever the policy says; a
+  // file in an unknown folder a warning by default; root-level files,
+  // dot-folders and docs/ are no definitions and never reported.
+  const std::string misfit = "agents/readme.md: WS005 error: file does not fit kind 'agent': its files are agents/*.json";
   auto run = compile(view);
   CHECK(run.lines == std::vector<std::string>{
-                         "agents/readme.md: WS005 error: file does not fit kind 'agent': its files are agents/*.json",
-                         "notes/todo.txt: WS005 error: file is in no kind's folder, so nothing reads it",
+                         misfit,
+                         "notes/todo.txt: WS005 warning: file is in no kind's folder, so nothing reads it",
                      });
-  WorkspaceConfig warn;
-  warn.unrouted = UnroutedPolicy::warning;
-  auto w = compile(view, {}, nullptr, warn);
-  CHECK(w.result.summary.errors == 0);
-  CHECK(w.result.summary.warnings == 2);
+  WorkspaceConfig error;
+  error.unrouted = UnroutedPolicy::error;
+  CHECK(compile(view, {}, nullptr, error).lines ==
+        std::vector<std::string>{misfit, "notes/todo.txt: WS005 error: file is in no kind's folder, so nothing reads it"});
   WorkspaceConfig ignore;
   ignore.unrouted = UnroutedPolicy::ignore;
-  CHECK(compile(view, {}, nullptr, ignore).lines.empty());
+  CHECK(compile(view, {}, nullptr, ignore).lines == std::vector<std::string>{misfit});
+  WorkspaceConfig globs;
+  globs.unrouted = UnroutedPolicy::error;
+  for (const char* g : {"agents/*.md", "notes/"}) globs.ignore.push_back(*parse_ignore_glob(g));
+  CHECK(compile(view, {}, nullptr, globs).lines.empty());
   BuildOptions all;
   all.all = true;
   CHECK(compile(view, all).lines.size() == 3);  // --all: the unchanged one too

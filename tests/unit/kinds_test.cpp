@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "blob_id.h"
 #include "libcheck/kinds.h"
 
 namespace {
@@ -438,4 +439,11 @@ TEST_CASE("a schema that refers to itself without checking a part of the value i
       defaults, {{"tree.json", manifest(R"({"type": "object", "properties": {"name": {"type": "string"},
                     "children": {"type": "array", "items": {"$ref": "#"}}}, "additionalProperties": false})")}});
   REQUIRE(tree.ok());
+}
+
+TEST_CASE("the kind pack's digest hashes as git hashes a blob", "[kinds]") {
+  // blob_id_hex stands in for libcheck's git layer here; its ids must be git's.
+  CHECK(ws::detail::blob_id_hex("") == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
+  CHECK(ws::detail::blob_id_hex("hello\n") == "ce013625030ba8dba906f756967f9e9ca394464a");
+  CHECK(ws::detail::blob_id_hex(std::string("a\0b", 3)) == "20b5be91886d0b6f26dc98a225c0dac05fe2c86e");
 }

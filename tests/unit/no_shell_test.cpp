@@ -1,5 +1,5 @@
 // The tools never run a shell or another program and have no network code
-// (DESIGN.md §7). This test reads the sources of libcheck and the tools and
+// (README.md, "Path policy"). This test reads the sources of libcheck and the tools and
 // fails on any call that would do either.
 #include <catch2/catch.hpp>
 

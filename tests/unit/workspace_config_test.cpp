@@ -12,6 +12,17 @@ TEST_CASE("workspace config: valid keys are read", "[workspace]") {
                                                        ".github/", ".gitlab-ci.yml", "ops/"});
   CHECK(c->size_cap == 4096);
   CHECK_FALSE(c->approval.distinct_approver);
+  // Files in unknown folders are warnings unless the config says otherwise.
+  auto defaults = parse_workspace_config("{}");
+  REQUIRE(defaults.ok());
+  CHECK(defaults->unrouted == ws::UnroutedPolicy::warning);
+  CHECK(defaults->ignore.empty());
+  auto globs = parse_workspace_config(R"({"ignore": ["scripts/", "!scripts/keep", "/TODO"]})");
+  REQUIRE(globs.ok());
+  REQUIRE(globs->ignore.size() == 3);
+  CHECK(globs->ignore[0].folders_only);
+  CHECK(globs->ignore[1].negated);
+  CHECK(globs->ignore[2].anchored);
   auto a = parse_workspace_config(R"({"approval": {"distinct_approver": true}})");
   REQUIRE(a.ok());
   CHECK(a->approval.distinct_approver);
@@ -60,8 +71,12 @@ TEST_CASE("workspace config: each refusal names the rule", "[workspace]") {
       {R"({"size_cap": 0})", "invalid .ws/config.json: 'size_cap' must be a positive number of bytes"},
       {R"({"size_cap": -1})", "invalid .ws/config.json: 'size_cap' must be a positive number of bytes"},
       {R"({"colour": true})",
-       "invalid .ws/config.json: unknown key 'colour'; allowed: unrouted, protected, unprotected, size_cap, "
+       "invalid .ws/config.json: unknown key 'colour'; allowed: unrouted, ignore, protected, unprotected, size_cap, "
        "approval"},
+      {R"({"ignore": ["ok", "x/./y"]})",
+       "invalid .ws/config.json: 'ignore' pattern 'x/./y' has an empty, '.' or '..' segment; write a path relative "
+       "to the workspace root"},
+      {R"({"ignore": [3]})", "invalid .ws/config.json: 'ignore' entries must be non-empty strings"},
       {R"({"unprotected": ".github/"})", "invalid .ws/config.json: 'unprotected' must be an array of paths"},
       {R"({"unprotected": [7]})", "invalid .ws/config.json: 'unprotected' entries must be non-empty strings"},
       // Only a default can be lifted: never .git/, .secrets/, .ws/ or a path the workspace protects.

@@ -1,5 +1,6 @@
 #include "common/cli.h"
 
+#include <fcntl.h>
 #include <malloc.h>
 #include <unistd.h>
 
@@ -24,6 +25,7 @@ void add_common_options(CLI::App& app, CommonOptions& o, bool with_z) {
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("--json", o.json, "JSON Lines output: one object per record");
   if (with_z) app.add_flag("-z", o.nul, "end each printed path with NUL instead of newline");
+  app.add_flag("-q,--quiet", o.quiet, "print nothing on stdout: the exit status says it (errors still go to stderr)");
   app.add_flag("--version", o.version, "print the version and the grammar versions");
 }
 
@@ -33,6 +35,14 @@ void add_view_options(CLI::App& app, ViewOptions& v) {
   app.add_option("--base", v.base, "base commit (default: HEAD)")->type_name("REV");
   app.add_option("--proposal", v.proposal, "view a proposal: its parent plus its tree")
       ->type_name("ID");
+}
+
+CLI::Option* add_optional_value_option(CLI::App& app, const std::string& name, std::string& target,
+                                       const std::string& when_bare, const std::string& value_name,
+                                       const std::string& help) {
+  // A CLI11 flag never takes the next argument, and takes "--name=VALUE"
+  // as its value; "{...}" is its value when given bare.
+  return app.add_flag(name + "{" + when_bare + "}", target, help)->type_name("[=" + value_name + "]");
 }
 
 ws::Result<std::string> resolve_session(const CommonOptions& o) {
@@ -211,7 +221,7 @@ std::string option_table(CLI::App& app) {
         has_members = true;
       }
     }
-    if (opt->get_items_expected_max() == 0) type.clear();  // a flag
+    if (opt->get_items_expected_max() == 0 && type.rfind("[=", 0) != 0) type.clear();  // a flag
     if (!has_members && type == "KIND") values = default_kind_names();
 
     out += fmt::format("{}\t{}\t{}\t{}\n", join(names, ","), one_line(type), join(values, ","),
@@ -235,45 +245,31 @@ void tune_allocator() {
   mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
 }
 
-// CLI11 reads an argument "[a,b]" as a list of two values; a pattern
-// ("[^a]", a class) or a path is meant as written. Such an argument gets a
-// trailing mark before CLI11 sees it, and every option takes the mark off
-// each value CLI11 stores. An argument that already ends with the mark gets
-// one more, so that no argument is changed.
-constexpr char kAsWritten = '\x1F';
-
-bool bracketed(const std::string& s) {
-  return s.size() >= 2 && s.front() == '[' && (s.back() == ']' || s.back() == kAsWritten);
-}
-
-// The arguments after argv[0], marked, in the reversed order CLI11 parses.
-std::vector<std::string> as_written(CLI::App& app, int argc, char** argv) {
-  for (CLI::Option* opt : app.get_options())
-    opt->transform(CLI::Validator(
-        [](std::string& v) {
-          if (bracketed(v) && v.back() == kAsWritten) v.pop_back();
-          return std::string();
-        },
-        ""));
-  std::vector<std::string> args;
-  for (int i = argc - 1; i > 0; --i) {
-    args.emplace_back(argv[i]);
-    if (bracketed(args.back())) args.back() += kAsWritten;
-  }
-  return args;
+// -q/--quiet: standard output goes to /dev/null for the rest of the run, so
+// no printer of any tool can leak a line past it. False when /dev/null
+// cannot be opened.
+bool silence_stdout() {
+  std::fflush(stdout);
+  int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (null < 0) return false;
+  bool ok = ::dup2(null, STDOUT_FILENO) >= 0;
+  ::close(null);
+  return ok;
 }
 
 }  // namespace
 
-std::optional<int> parse(CLI::App& app, int argc, char** argv, const CommonOptions& o,
-                         const char* tool) {
+std::optional<int> parse(App& app, int argc, char** argv, const CommonOptions& o, const char* tool) {
   tune_allocator();
   if (!app.get_option_no_throw("--help-options"))
     app.add_flag_callback("--help-options", [] { throw OptionTableRequested{}; },
                           "print the option table for completion scripts, then exit")
         ->group("")
         ->trigger_on_parse();
-  std::vector<std::string> args = as_written(app, argc, argv);
+  prepare_exact_arguments(app);
+  // CLI11 takes the arguments last first.
+  std::vector<std::string> args;
+  for (int i = argc - 1; i > 0; --i) args.emplace_back(argv[i]);
   try {
     app.parse(std::move(args));
   } catch (const OptionTableRequested&) {
@@ -285,6 +281,11 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv, const CommonOptio
     std::string what = e.what();
     if (!what.empty()) what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
     print_error(tool, fmt::format("{}; see '{} --help'", what, tool));
+    return kExitUsage;
+  }
+  if (auto settled = settle_arguments(app); !settled) return report_error(tool, settled.error());
+  if (o.quiet && !silence_stdout()) {
+    print_error(tool, "cannot open /dev/null for --quiet");
     return kExitUsage;
   }
   if (o.version) {

@@ -1,4 +1,4 @@
-// Options every tool shares (DESIGN.md §4), declared once so --help, the man
+// Options every tool shares (ws(7)), declared once so --help, the man
 // pages and the completions agree. Each tool adds its own table on top.
 #pragma once
 
@@ -10,14 +10,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include "common/arguments.h"
 #include "libcheck/result.h"
 #include "libcheck/workspace.h"
 
 namespace wscli {
 
 enum Exit { kExitOk = 0, kExitFailed = 1, kExitUsage = 2 };
-
-enum class Color { auto_, always, never };
 
 struct CommonOptions {
   std::string dir = ".";
@@ -26,6 +25,7 @@ struct CommonOptions {
   bool json = false;
   bool nul = false;          // -z
   bool version = false;
+  bool quiet = false;        // -q/--quiet: nothing on stdout (ws(7), EXIT STATUS)
 };
 
 struct ViewOptions {
@@ -37,17 +37,18 @@ struct ViewOptions {
   bool changes_only = false;  // see ws::ViewSpec::changes_only
 };
 
-// One row of a tool's option table: flags, help, and a value hint for the
-// man page and completions.
-struct OptionDoc {
-  const char* flags;
-  const char* help;
-};
-
-// Adds -C, --session, --color, --json, and --version. `with_z` adds -z.
+// Adds -C, --session, --color, --json, -q/--quiet and --version. `with_z` adds -z.
 void add_common_options(CLI::App& app, CommonOptions& o, bool with_z);
 // Adds --staged, --rev, --base, --proposal.
 void add_view_options(CLI::App& app, ViewOptions& v);
+
+// Adds a long option whose value is optional: NAME alone sets `target` to
+// `when_bare`, NAME=VALUE sets VALUE. The value is taken only after '=', so
+// the next argument is never eaten (ws(7), OPTIONS). `value_name` ("REV") is
+// shown as "[=REV]" in --help and the option table.
+CLI::Option* add_optional_value_option(CLI::App& app, const std::string& name, std::string& target,
+                                       const std::string& when_bare, const std::string& value_name,
+                                       const std::string& help);
 
 // Resolves the session (flag, WS_SESSION, "default") and validates it.
 ws::Result<std::string> resolve_session(const CommonOptions& o);
@@ -88,11 +89,13 @@ std::string shown(std::string_view text);
 // "ws-ls 0.1.0 (tree-sitter@0.25.1, grammars: tree-sitter-c-sharp@0.23.5, ...)"
 std::string version_line(const char* tool);
 
-// Parses argv with CLI11; returns an exit code to stop with (help, version,
+// Parses argv with CLI11, every option taking exactly what it says
+// (common/arguments.h); returns an exit code to stop with (help, version,
 // --help-options, usage error), or nullopt to go on. Adds the hidden flag
 // --help-options, which prints option_table(app) and exits 0 as soon as
-// it is seen, whatever else is on the command line.
-std::optional<int> parse(CLI::App& app, int argc, char** argv, const CommonOptions& o,
+// it is seen, whatever else is on the command line. With --quiet, standard
+// output is /dev/null from here on.
+std::optional<int> parse(App& app, int argc, char** argv, const CommonOptions& o,
                          const char* tool);
 
 // The option table of `app`, machine-readable, for the bash completion and the

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/cli.h"
+#include "common/tools.h"
 #include "common/proposal_text.h"
 #include "libcheck/interrupted_apply.h"
 #include "libcheck/json_output.h"
@@ -119,9 +120,9 @@ int do_continue(const ws::OpenOptions& open, const Options& o) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int wstools::run_apply(int argc, char** argv) {
   Options o;
-  CLI::App app{"List, show, reject and apply proposals. Applying one makes exactly one commit on its branch.",
+  wscli::App app{"List, show, reject and apply proposals. Applying one makes exactly one commit on its branch.",
                kTool};
   app.get_formatter()->column_width(30);
   wscli::add_common_options(app, o.common, /*with_z=*/false);

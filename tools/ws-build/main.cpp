@@ -1,5 +1,5 @@
 // ws-build: compile the view's changeset against the pending-definitions
-// overlay and report diagnostics (DESIGN.md §5).
+// overlay and report diagnostics (ws-build(1)).
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -9,6 +9,8 @@
 #include <fmt/core.h>
 
 #include "common/cli.h"
+#include "common/paths.h"
+#include "common/tools.h"
 #include "common/progress.h"
 #include "libcheck/compile.h"
 #include "libcheck/render.h"
@@ -31,9 +33,9 @@ struct Options {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int wstools::run_build(int argc, char** argv) {
   Options o;
-  CLI::App app{"Compile the pending changes of the view against the base plus those changes, and report "
+  wscli::App app{"Compile the pending changes of the view against the base plus those changes, and report "
                "every error with its file, line and column.",
                kTool};
   app.get_formatter()->column_width(30);
@@ -49,7 +51,7 @@ int main(int argc, char** argv) {
   app.add_flag("--no-cache", o.no_cache, "neither read nor write the definition cache");
   app.add_flag("--stats", o.stats, "print 'parsed N, cache hits M, cache misses K' on stderr");
   wscli::add_progress_options(app, o.progress);
-  app.add_option("pathspec", o.pathspecs, "only compile changes to these paths, directories or globs")
+  app.add_option("pathspec", o.pathspecs, "only compile changes to these paths, folders or globs, from the current folder (':/' for the root)")
       ->type_name("PATHSPEC");
   if (auto code = wscli::parse(app, argc, argv, o.common, kTool)) return *code;
 
@@ -58,32 +60,36 @@ int main(int argc, char** argv) {
   std::string format_name = o.common.json ? "json" : o.format.empty() ? "human" : o.format;
   ws::OutputFormat format = *ws::parse_output_format(format_name);
 
-  auto specs = ws::parse_pathspecs(o.pathspecs);
-  if (!specs) return wscli::report_error(kTool, specs.error());
   int code = 0;
   // A build on a saved index of its base reads the changes only (build()
   // opens the whole view when it needs it); a pathspec is checked against
   // every path.
-  o.view.changes_only = !o.all && !o.no_cache && specs->empty();
+  o.view.changes_only = !o.all && !o.no_cache && o.pathspecs.empty();
   auto workspace = wscli::open_or_report(kTool, o.common, o.view, code, /*for_build=*/!o.no_cache);
   if (!workspace) return code;
   for (const auto& w : workspace->warnings) wscli::print_warning(kTool, w);
+  // A build checks the whole changeset wherever it runs, as git commit
+  // does; pathspecs and the paths it prints are from the current folder.
+  const ws::PathPrefix prefix = wscli::path_prefix(*workspace, o.common);
+  auto specs = wscli::parse_pathspecs_or_report(kTool, o.pathspecs, prefix, code);
+  if (!specs) return code;
 
   // A pathspec naming nothing in the view is a typo, not a clean build.
+  std::vector<std::size_t> unmatched;
   for (std::size_t i = 0; i < specs->size(); ++i) {
     const auto& entries = workspace->view.entries();
     if (std::none_of(entries.begin(), entries.end(), [&](const ws::ViewEntry& e) {
           return ws::pathspec_matches((*specs)[i], e.path) ||
                  (!e.old_path.empty() && ws::pathspec_matches((*specs)[i], e.old_path));
         }))
-      return wscli::report_error(
-          kTool, ws::make_error(ws::Errc::refused, "pathspec '" + o.pathspecs[i] + "' did not match any file"));
+      unmatched.push_back(i);
   }
+  if (int unmatched_code = wscli::report_unmatched(kTool, *specs, unmatched)) return unmatched_code;
 
   ws::BuildOptions bo;
   bo.all = o.all;
   bo.use_cache = !o.no_cache;
-  bo.pathspecs = std::move(specs).value();
+  bo.pathspecs = std::move(*specs);
   bo.progress = wscli::build_progress(kTool, o.progress, format != ws::OutputFormat::human);
   auto result = ws::build(*workspace, bo);
   if (!result) return wscli::report_error(kTool, result.error());
@@ -91,6 +97,8 @@ int main(int argc, char** argv) {
   ws::RenderOptions ro;
   ro.color = format == ws::OutputFormat::human && wscli::use_color(o.common, stdout);
   ro.tool_version = ws::tool_version();
+  if (!prefix.folder.empty())
+    ro.shown_path = [&prefix](const std::string& path) { return ws::path_from_prefix(path, prefix); };
   const ws::Workspace& w = *workspace;
   // Source lines to quote; never a secret's (the view refuses to read one).
   ro.source = [&w](const std::string& path) { return ws::read_view_path(w, path); };

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/cli.h"
+#include "common/tools.h"
 #include "common/progress.h"
 #include "common/proposal_text.h"
 #include "libcheck/compile.h"
@@ -30,9 +31,9 @@ struct Options {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int wstools::run_commit(int argc, char** argv) {
   Options o;
-  CLI::App app{"Build the view and stage its changes as one proposal (refs/ws/proposals/<session>).", kTool};
+  wscli::App app{"Build the view and stage its changes as one proposal (refs/ws/proposals/<session>).", kTool};
   app.get_formatter()->column_width(30);
   wscli::add_common_options(app, o.common, /*with_z=*/false);
   wscli::add_view_options(app, o.view);

@@ -9,6 +9,8 @@
 #include <fmt/core.h>
 
 #include "common/cli.h"
+#include "common/paths.h"
+#include "common/tools.h"
 #include "common/count_option.h"
 #include "libcheck/grep.h"
 
@@ -50,14 +52,12 @@ void add_options(CLI::App& app, Options& o) {
   wscli::add_view_options(app, o.view);
   // For ws-grep, --base means "search the committed base only", read from the
   // object database without a checkout; the other tools' --base REV sets the
-  // base that pending changes are compared with. A REV is optional, so
-  // `ws-grep PATTERN --base` and `ws-grep --base=REV PATTERN` both work.
+  // base that pending changes are compared with. Its REV is optional, so it
+  // is taken only after '=': `ws-grep --base PATTERN` searches HEAD.
   app.remove_option(app.get_option("--base"));
-  app.add_option("--base", o.view.base,
-                 "search the committed base only (HEAD, or REV), read from the object database; "
-                 "'--base WORD' takes WORD as the REV, so write --base=REV or put --base last")
-      ->type_name("[=REV]")
-      ->expected(0, 1);
+  wscli::add_optional_value_option(app, "--base", o.view.base, "HEAD", "REV",
+                                   "search the committed base only (HEAD, or REV with --base=REV), read from "
+                                   "the object database");
   app.add_option("-e,--regexp", o.regexps, "a pattern (repeatable: any of them matches); PATTERN is then a PATHSPEC")
       ->type_name("PATTERN")
       ->allow_extra_args(false);
@@ -91,7 +91,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--stats", o.stats, "after the results, counts on stderr, with the files skipped");
   app.add_option("PATTERN", o.args,
                  "the pattern (unless -e, --ref or --defines gives it), then PATHSPECs: "
-                 "repository-relative paths, directories or globs")
+                 "paths, folders or globs from the current folder (':/' for the root)")
       ->type_name("");
 }
 
@@ -114,9 +114,9 @@ void print_stats(const ws::GrepSummary& s) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int wstools::run_grep(int argc, char** argv) {
   Options o;
-  CLI::App app{"Search the files of the view (base + pending changes) with RE2, printed like "
+  wscli::App app{"Search the files of the view (base + pending changes) with RE2, printed like "
                "'rg --no-heading'.\n  ws-grep [OPTIONS] PATTERN [PATHSPEC...]\n"
                "  ws-grep [OPTIONS] (-e PATTERN | --ref SYMBOL | --defines SYMBOL)... [PATHSPEC...]",
                kTool};
@@ -138,19 +138,12 @@ int main(int argc, char** argv) {
   bool structural = !o.ref.empty() || !o.defines.empty();
   if (g.patterns.empty() && !structural) {
     if (specs_in.empty()) {
-      if (app.get_option("--base")->count() && !o.view.base.empty())
-        wscli::print_error(kTool, fmt::format("missing PATTERN: --base took '{}' as its REV; write --base=REV, or put "
-                                              "--base last", o.view.base));
-      else
-        fmt::print(stderr, "{}: missing PATTERN; see '{} --help'\n", kTool, kTool);
+      fmt::print(stderr, "{}: missing PATTERN; see '{} --help'\n", kTool, kTool);
       return wscli::kExitUsage;
     }
     g.patterns.push_back(specs_in.front());
     specs_in.erase(specs_in.begin());
   }
-  auto specs = ws::parse_pathspecs(specs_in);
-  if (!specs) return wscli::report_error(kTool, specs.error());
-  g.pathspecs = std::move(specs).value();
   g.fixed_strings = o.fixed;
   g.ignore_case = o.ignore_case;
   g.word = o.word;
@@ -197,6 +190,10 @@ int main(int argc, char** argv) {
   auto workspace = wscli::open_or_report(kTool, o.common, view, code);
   if (!workspace) return code;
   for (const auto& w : workspace->warnings) wscli::print_warning(kTool, w);
+  g.shown_from = wscli::path_prefix(*workspace, o.common);
+  auto specs = wscli::parse_pathspecs_or_report(kTool, specs_in, g.shown_from, code);
+  if (!specs) return code;
+  g.pathspecs = ws::or_current_folder(std::move(*specs), g.shown_from);
 
   std::ios::sync_with_stdio(false);
   auto summary = ws::grep_view(workspace->view, workspace->kinds, g, std::cout);

@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "common/cli.h"
+#include "common/tools.h"
 #include "common/count_option.h"
+#include "common/paths.h"
 #include "libcheck/json_output.h"
 #include "libcheck/listing.h"
 #include "libcheck/terminal_text.h"
@@ -60,7 +62,7 @@ void print_json(const ws::Listing& listing, std::optional<std::size_t> max) {
 // Paths, kinds and names come from the workspace: on a line of their own they
 // are shown with their control characters escaped (ws(7), TERMINAL OUTPUT);
 // with -z, as the exact bytes a program reads.
-void print_text(const ws::Listing& listing, const Options& o) {
+void print_text(const ws::Listing& listing, const Options& o, const ws::PathPrefix& prefix) {
   char end = o.common.nul ? '\0' : '\n';
   // A view of `s` itself when it is clean (nearly always), so a listing of
   // 100,000 paths copies none of them.
@@ -68,7 +70,14 @@ void print_text(const ws::Listing& listing, const Options& o) {
     if (o.common.nul) return s;
     return ws::terminal_safe(s, storage, ws::LineBreaks::escape);
   };
-  std::string kind_buf, name_buf, path_buf, old_buf;
+  // Human output names paths from the current folder, as git does; -z
+  // output from the root (ws(7), PATHSPECS).
+  auto path_field = [&](const std::string& p, std::string& storage, std::string& rel) -> std::string_view {
+    if (o.common.nul || prefix.folder.empty()) return field(p, storage);
+    rel = ws::path_from_prefix(p, prefix);
+    return field(rel, storage);
+  };
+  std::string kind_buf, name_buf, path_buf, old_buf, path_rel, old_rel;
   std::size_t kind_w = 0, name_w = 0;
   if (o.long_format) {
     for (const auto& le : listing.entries) {
@@ -78,7 +87,7 @@ void print_text(const ws::Listing& listing, const Options& o) {
   }
   for (const auto& le : listing.entries) {
     const auto& e = *le.entry;
-    std::string_view path = field(e.path, path_buf);
+    std::string_view path = path_field(e.path, path_buf, path_rel);
     if (!o.long_format) {
       fmt::print("{}{}", path, end);
       continue;
@@ -90,7 +99,7 @@ void print_text(const ws::Listing& listing, const Options& o) {
       fmt::print("{} {:<{}} {:<{}} {}{}", st, field(kind, kind_buf), kind_w, name, name_w, path, end);
     else
       fmt::print("{} {:<{}} {:<{}} {} -> {}{}", st, field(kind, kind_buf), kind_w, name, name_w,
-                 field(e.old_path, old_buf), path, end);
+                 path_field(e.old_path, old_buf, old_rel), path, end);
   }
   if (listing.omitted)
     fmt::print("Listing-Truncated: {} more {} (raise --max){}", listing.omitted,
@@ -99,9 +108,9 @@ void print_text(const ws::Listing& listing, const Options& o) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int wstools::run_ls(int argc, char** argv) {
   Options o;
-  CLI::App app{"List the definitions of the view: the base commit with the pending changes on top.", kTool};
+  wscli::App app{"List the definitions of the view: the base commit with the pending changes on top.", kTool};
   app.get_formatter()->column_width(30);
   wscli::add_common_options(app, o.common, /*with_z=*/true);
   wscli::add_view_options(app, o.view);
@@ -110,27 +119,28 @@ int main(int argc, char** argv) {
   app.add_option("--kind", o.kinds, "only definitions of KIND (repeatable); 'secret' lists secrets by name")
       ->type_name("KIND");
   wscli::add_count_option(app, "--max", o.max, "list at most N entries, then a Listing-Truncated record");
-  app.add_option("pathspec", o.pathspecs, "repository-relative paths, directories or globs")->type_name("PATHSPEC");
+  app.add_option("pathspec", o.pathspecs, "paths, folders or globs, from the current folder (':/' for the root)")->type_name("PATHSPEC");
   if (auto code = wscli::parse(app, argc, argv, o.common, kTool)) return *code;
 
-  auto specs = ws::parse_pathspecs(o.pathspecs);
-  if (!specs) return wscli::report_error(kTool, specs.error());
   int code = 0;
   o.view.changes_only = o.changed;  // the unchanged base is not listed, so not walked
   auto workspace = wscli::open_or_report(kTool, o.common, o.view, code);
   if (!workspace) return code;
+  const ws::PathPrefix prefix = wscli::path_prefix(*workspace, o.common);
+  auto specs = wscli::parse_pathspecs_or_report(kTool, o.pathspecs, prefix, code);
+  if (!specs) return code;
 
   ws::ListOptions lo;
   lo.kinds = o.kinds;
   lo.changed_only = o.changed;
-  lo.pathspecs = std::move(specs).value();
+  lo.pathspecs = ws::or_current_folder(std::move(*specs), prefix);
   lo.want_names = o.long_format || o.common.json;
   lo.max = o.max;
   auto listing = ws::list_view(*workspace, lo);
   if (!listing) return wscli::report_error(kTool, listing.error());
 
   if (o.common.json) print_json(*listing, o.max);
-  else print_text(*listing, o);
+  else print_text(*listing, o, prefix);
   std::fflush(stdout);
 
   int exit = wscli::kExitOk;
@@ -138,9 +148,6 @@ int main(int argc, char** argv) {
     wscli::print_error(kTool, err.message);
     exit = wscli::kExitFailed;
   }
-  for (std::size_t i : listing->unmatched_pathspecs) {
-    wscli::print_error(kTool, fmt::format("pathspec '{}' did not match any definition", o.pathspecs[i]));
-    exit = wscli::kExitFailed;
-  }
+  if (int unmatched = wscli::report_unmatched(kTool, lo.pathspecs, listing->unmatched_pathspecs)) exit = unmatched;
   wscli::exit_without_teardown(exit);
 }

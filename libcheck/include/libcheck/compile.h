@@ -1,9 +1,9 @@
-// Compiling a changeset (DESIGN.md §5): every changed definition is read
+// Compiling a changeset (ws-build(1)): every changed definition is read
 // through its kind's reader and its references resolved against the
 // pending-definitions overlay (base − deleted/changed + added/changed); every
 // unchanged definition that references a symbol or member the changeset
 // removes is reported at its own line. The library never prints: the caller
-// renders BuildResult::diagnostics (render.h).
+// renders BuildResult::diagnostics (render.h) and the summary.
 #pragma once
 
 #include <cstddef>
@@ -14,7 +14,6 @@
 #include "libcheck/kinds.h"
 #include "libcheck/pathspec.h"
 #include "libcheck/progress.h"
-#include "libcheck/render.h"
 #include "libcheck/result.h"
 #include "libcheck/view.h"
 #include "libcheck/workspace.h"

@@ -3,6 +3,7 @@
 // Renderers are separate consumers (render.h).
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <string>
 #include <vector>
@@ -71,5 +72,23 @@ Diagnostic make_file_diag(DiagCode code, std::string path, std::string message);
 
 // Sort order of every report: path, line, column, code.
 bool diag_less(const Diagnostic& a, const Diagnostic& b);
+
+struct BuildSummary {
+  std::size_t files_changed = 0;      // definitions in the changeset
+  std::size_t files_checked = 0;      // definitions read (with --all: every one in the view)
+  std::size_t errors = 0;
+  std::size_t warnings = 0;
+  // Distinct files with at least one error or warning: the "in N files" of the
+  // summary line, which counts every finding it names. tally() fills it.
+  std::size_t files_with_errors = 0;
+  bool all = false;                   // --all: the line counts files checked, not changed
+  // Why every definition was checked though --all was not asked for (a
+  // change to the kinds or the config); shown as a note before the summary.
+  std::string all_reason;
+};
+
+// Fills errors, warnings and files_with_errors from the diagnostics (notes at
+// top level are not counted); the file counts and `all` come from the caller.
+BuildSummary tally(std::span<const Diagnostic> diagnostics, BuildSummary base = {});
 
 }  // namespace ws

@@ -63,6 +63,9 @@ struct GrepOptions {
   bool line_number = true;     // -n (default) / -N
   bool column = false;         // --column (always on for --ref and --defines)
   bool nul = false;            // -z: NUL after each path instead of ':' (rg -0)
+  // Text output names paths from this folder, as rg and git grep do in a
+  // subfolder; JSON and -z output from the root (ws(7), PATHSPECS).
+  PathPrefix shown_from;
   bool color = false;          // ripgrep's default colours
   bool json = false;           // JSON Lines records, see grep_view
   // Paths and text shown with their control characters escaped, for a

@@ -121,7 +121,7 @@ struct ApplyResult {
   std::vector<std::string> index_kept;   // continue_apply: entries staged since the apply, left as they are
 };
 
-// Runs the checks of DESIGN.md §6 in order, each refusal its own message
+// Runs the checks of ws-apply(1) in order, each refusal its own message
 // (Errc::refused): superseded/applied/rejected, path policy, the branch
 // (Errc::usage when it does not exist), the approver, stale, rebuild,
 // compare-and-swap. `rebuild_clean` builds a workspace opened on a view and

@@ -12,9 +12,6 @@
 
 namespace ws {
 
-// Nesting beyond this (JSON/YAML containers, C# syntax depth) is WS016.
-inline constexpr int kMaxNesting = 256;
-
 // Reads `bytes` as a definition of `kind` at `path`. Dispatches on kind.format.
 // An opaque kind (secret) is never read: only its name, from the file name.
 Definition read_definition(const Kind& kind, std::string_view path, std::string_view bytes,

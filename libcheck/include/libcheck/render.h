@@ -25,24 +25,6 @@ enum class OutputFormat { human, json, sarif, github, gitlab };
 const char* output_format_name(OutputFormat f);
 std::optional<OutputFormat> parse_output_format(std::string_view name);
 
-struct BuildSummary {
-  std::size_t files_changed = 0;      // definitions in the changeset
-  std::size_t files_checked = 0;      // definitions read (with --all: every one in the view)
-  std::size_t errors = 0;
-  std::size_t warnings = 0;
-  // Distinct files with at least one error or warning: the "in N files" of the
-  // summary line, which counts every finding it names. tally() fills it.
-  std::size_t files_with_errors = 0;
-  bool all = false;                   // --all: the line counts files checked, not changed
-  // Why every definition was checked though --all was not asked for (a
-  // change to the kinds or the config); shown as a note before the summary.
-  std::string all_reason;
-};
-
-// Fills errors, warnings and files_with_errors from the diagnostics (notes at
-// top level are not counted); the file counts and `all` come from the caller.
-BuildSummary tally(std::span<const Diagnostic> diagnostics, BuildSummary base = {});
-
 // The last line of a human report, without the newline:
 //   "1 file changed, compiled clean."
 //   "2 files changed, compiled clean with 1 warning."
@@ -58,6 +40,10 @@ struct RenderOptions {
   // May be empty or return nullopt; the renderers then do without.
   std::function<std::optional<std::string>(const std::string& path)> source;
   std::string tool_version;  // written into JSON and SARIF; omitted when empty
+  // Human output only: how a diagnostic's location names its path (from the
+  // current folder, ws(7), PATHSPECS); empty: repository-relative, as the
+  // machine formats always are.
+  std::function<std::string(const std::string& path)> shown_path;
 };
 
 class DiagnosticConsumer {

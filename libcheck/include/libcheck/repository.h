@@ -61,7 +61,7 @@ class Repository {
   git_repository* repo_ = nullptr;
 };
 
-// Builds the view `spec` names (DESIGN.md §4). `root` confines working-tree
+// Builds the view `spec` names (ws(7), VIEWS). `root` confines working-tree
 // reads; it may be null for a bare repository (then the worktree view is an error).
 // Statuses: A/M/D against the base, R where a delete and an add carry the same bytes.
 // Working-tree files over `size_cap` bytes fail to read (rule "too-large").

@@ -1,4 +1,4 @@
-// A view: a base tree plus pending changes layered on top (DESIGN.md §4).
+// A view: a base tree plus pending changes layered on top (ws(7), VIEWS).
 // The view is a flat, sorted path list; directories are synthesised from it.
 #pragma once
 

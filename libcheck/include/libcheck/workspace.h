@@ -3,11 +3,13 @@
 // view's base commit's .ws/config.json), and the view.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "libcheck/ignore_glob.h"
 #include "libcheck/interrupted_apply.h"
 #include "libcheck/kinds.h"
 #include "libcheck/repository.h"
@@ -38,7 +40,10 @@ std::vector<std::string> default_protected_paths();
 // .ws/config.json of the view's base commit: the policy a change is judged
 // by is never the one it proposes (ws(7), WORKSPACE CONFIGURATION).
 struct WorkspaceConfig {
-  UnroutedPolicy unrouted = UnroutedPolicy::error;
+  // Files in a folder no kind uses (path_route.h).
+  UnroutedPolicy unrouted = UnroutedPolicy::warning;
+  // Files that are no definition and that ws-build does not report, in order.
+  std::vector<IgnoreGlob> ignore;
   // Every path protected besides .git/ and .secrets/ (path_policy.h): the
   // default-protected paths not in "unprotected", then "protected".
   std::vector<std::string> protected_paths = default_protected_paths();
@@ -78,6 +83,21 @@ struct Workspace {
   std::shared_ptr<CachePrefetch> cache_prefetch;  // with OpenOptions::prefetch_cache
 };
 
+// What opening a workspace asks of the compile's definition cache, handed in
+// so that this layer never reads the cache (docs/architecture.md, "Layers"):
+// the digest of the kind pack the cache last validated ("" for none: the
+// schemas are compiled to be checked), and a load of the cache started on
+// another thread. Either may be empty.
+struct DefinitionCacheHooks {
+  std::function<std::string(const Repository&)> validated_kind_digest;
+  std::function<std::shared_ptr<CachePrefetch>(const Repository&)> prefetch;
+};
+
+Result<Workspace> open_workspace_with(const OpenOptions& options, const DefinitionCacheHooks& cache);
+
+// open_workspace_with the definition cache's hooks, the prefetch only with
+// options.prefetch_cache. Defined by the compile layer, which owns the
+// cache (compile/open_workspace.cpp).
 Result<Workspace> open_workspace(const OpenOptions& options);
 
 // The workspace's view with every entry: `view` itself, or when that holds

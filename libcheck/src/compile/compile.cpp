@@ -1,0 +1,607 @@
+// The compile's first half: which entries are checked, path policy and
+// routing, and reading every definition the build needs — changed files
+// through their readers (in parallel), unchanged ones from the cache when it
+// has them. check_symbols (compile_check.cpp) does the rest.
+#include "libcheck/compile.h"
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+
+#include "base_definitions.h"
+#include "base_index.h"
+#include "compile_internal.h"
+#include "definition_cache.h"
+#include "libcheck/path_policy.h"
+#include "libcheck/path_route.h"
+#include "libcheck/policy_change.h"
+#include "libcheck/reader.h"
+#include "libcheck/repository.h"
+#include "parallel.h"
+#include "progress_meter.h"
+
+namespace ws {
+
+using compile_detail::BaseIndex;
+using compile_detail::Item;
+using compile_detail::RecordView;
+using compile_detail::Side;
+
+const char* tool_version() { return WS_VERSION; }
+
+namespace {
+// Raised whenever a reader's results change for some input (references,
+// diagnostics, spans), so that no cache keeps the old results: 2, a
+// declaration shadows a root in its scope only, and @, global:: and ?.
+// chains are references; 3, references are read outside the parts of a
+// file that do not parse; 4, nesting far past the limit is WS016 unparsed;
+// 5, a note counts the syntax errors past the first five; 6, a record says
+// whether its file was partly read (ws-build --stats); 7, fixed, switch-arm,
+// join, into, method and event declarations shadow in their scope only;
+// 8, a using directive naming a root is WS020.
+constexpr int kReaderRevision = 8;
+}  // namespace
+
+const std::string& cache_version() {
+  static const std::string version =
+      std::string(WS_VERSION) + " (" + WS_GRAMMAR_VERSIONS + ") readers " + std::to_string(kReaderRevision);
+  return version;
+}
+
+std::string definition_cache_file(const Repository& repo) {
+  std::string dir = repo.common_dir();
+  if (!dir.empty() && dir.back() != '/') dir += '/';
+  return dir + "ws/cache/definitions";
+}
+
+namespace {
+
+// Index files kept under ws/cache/bases/: a few branches' worth.
+constexpr std::size_t kKeptBaseIndexes = 4;
+
+// A definition to read: one side of one item.
+struct Job {
+  enum class Source { view, blob } source = Source::view;
+  std::size_t item = 0;
+  bool base_side = false;
+  bool cacheable = false;
+  std::string_view record;      // in the build's arena
+  std::string_view cache_blob;  // the id of the bytes actually read
+  std::unique_ptr<Error> error;  // a pointer: 100,000 jobs, almost none failing
+  bool parsed = false;
+  bool cache_hit = false;  // a working-tree file whose bytes the cache already knew
+  std::uint32_t use = 0;   // its place in the cache's use order (reserve_use)
+  bool looked_up = false;  // the cache was asked for its bytes' id already (and missed)
+};
+
+// The policy a changeset's paths must pass: what may be written to the
+// branch, except that a view may hold secrets (they are never read).
+PathPolicy changeset_policy(const WorkspaceConfig& config) {
+  PathPolicy p = write_policy(config.protected_paths);
+  p.allow_secret_names = true;
+  std::erase(p.protected_prefixes, std::string(".secrets/"));
+  return p;
+}
+
+// The policy every path a view holds must pass to be read at all: the
+// read policy, except that a view may hold secrets (they are never read).
+PathPolicy view_read_policy() {
+  PathPolicy p = read_policy();
+  p.allow_secret_names = true;
+  return p;
+}
+
+bool is_path_rule(std::string_view rule) {
+  for (int r = 0; r <= static_cast<int>(PathRule::too_long); ++r)
+    if (rule == path_rule_name(static_cast<PathRule>(r))) return true;
+  return false;
+}
+
+// A refused read as a diagnostic; nullopt for trouble that is not the file's
+// fault (I/O), which fails the build instead.
+std::optional<Diagnostic> read_error_diag(const std::string& path, const Error& err) {
+  const std::string& rule = err.rule;
+  if (rule == "too-large") return make_file_diag(DiagCode::file_too_large, path, err.message);
+  if (rule == "symlink" || rule == "special-file" || rule == "hard-link" || rule == "mount-point" ||
+      rule == "submodule")
+    return make_file_diag(DiagCode::unreadable_file, path, err.message);
+  if (is_path_rule(rule)) return make_file_diag(DiagCode::path_refused, path, err.message);
+  return std::nullopt;
+}
+
+// WS005 for a file no kind reads (path_route.h): always an error in a
+// kind's folder, as the "unrouted" setting says elsewhere, nothing for a
+// file that is not a definition or that the config ignores.
+std::optional<Diagnostic> unread_file_diag(const PathRoute& route, const std::string& path,
+                                           const WorkspaceConfig& config) {
+  std::string message;
+  Severity severity = Severity::error;
+  if (route.role == PathRole::misfit) {
+    const Kind* k = route.kind;
+    message = k ? "file does not fit kind '" + k->name + "': its files are " + k->dir + "*" + k->extension
+                : "file is in no kind's folder, though its top-level folder holds kinds' folders";
+  } else if (route.role == PathRole::unrouted && config.unrouted != UnroutedPolicy::ignore) {
+    message = "file is in no kind's folder, so nothing reads it";
+    if (config.unrouted == UnroutedPolicy::warning) severity = Severity::warning;
+  } else {
+    return std::nullopt;
+  }
+  Diagnostic d = make_file_diag(DiagCode::unrouted_file, path, std::move(message));
+  d.severity = severity;
+  return d;
+}
+
+void run_job(Job& job, const Item& item, const View& view, const KindPack& kinds,
+             const WorkspaceConfig& config, compile_detail::ByteArena& arena, const DefinitionCache* cache) {
+  const Side& side = job.base_side ? item.base : item.view;
+  const ViewEntry& e = *item.entry;
+  // Committed content comes from the object database, by the id it is
+  // cached under, even where the view would read an unchanged file from the
+  // working tree: the record is then a function of that blob by construction.
+  const std::string& blob = job.base_side ? e.base_blob_id : e.blob_id;
+  if (job.source == Job::Source::blob) {
+    // The size from the object header first: a pushed gigabyte of zeros is
+    // a few kilobytes compressed and must not be inflated to be refused.
+    ViewEntry probe = e;
+    if (job.base_side) probe.status = ChangeStatus::deleted;  // size_of() then looks at the base blob
+    probe.from_worktree = false;
+    auto size = view.content().size_of(probe);
+    if (size && *size > config.size_cap) {
+      job.error = std::make_unique<Error>(make_error(
+          Errc::invalid,
+          "file '" + std::string(side.path) + "' is " + std::to_string(*size) + " bytes, over the size cap of " +
+              std::to_string(config.size_cap),
+          std::string(side.path), "too-large"));
+      return;
+    }
+  }
+  Result<std::string> bytes = job.source == Job::Source::view ? view.read(e) : view.content().read_blob(blob);
+  if (!bytes) {
+    job.error = std::make_unique<Error>(bytes.error());
+    return;
+  }
+  // Working-tree bytes the view could not vouch for are judged by what was
+  // read: a secret's bytes under this path are refused, never parsed.
+  if (job.source == Job::Source::view && view.bytes_are_secret(e, *bytes)) {
+    job.error = std::make_unique<Error>(
+        make_error(Errc::refused, secret_bytes_refusal(e.path), e.path, path_rule_name(PathRule::secret)));
+    return;
+  }
+  if (job.cacheable) {
+    // A working-tree file may have changed since the view was made: key it
+    // by the bytes actually read.
+    if (job.source == Job::Source::blob) job.cache_blob = blob;
+    else if ((e.from_worktree || e.blob_id.empty()) && !view.content().reads_blob_id(e))
+      job.cache_blob = arena.store(Repository::hash_blob(*bytes));
+    else job.cache_blob = e.blob_id;
+    // An edit built before (the second build of one changeset, the build
+    // inside ws-commit after ws-build) is parsed once, like the base.
+    if (job.source == Job::Source::view && !job.looked_up) {
+      if (auto rec = cache->peek(job.cache_blob, side.kind->name); rec && RecordView(*rec).valid()) {
+        job.record = *rec;
+        job.cache_hit = true;
+        return;
+      }
+    }
+  }
+  job.record = arena.store(compile_detail::encode_record(read_definition(*side.kind, side.path, *bytes, kinds)));
+  job.parsed = true;
+}
+
+// What reading a view's entries gives the checks.
+struct Reading {
+  std::vector<Item> items;
+  std::vector<Diagnostic> diags;
+  BuildResult result;  // summary counts so far and stats
+  // The records' storage when there is no cache (else the cache's arena).
+  std::unique_ptr<compile_detail::ByteArena> own_arena = std::make_unique<compile_detail::ByteArena>();
+};
+
+// Reads the entries of `view` into items: every entry, or with `base` (an
+// index of the view's base commit) the changed ones only, their base sides
+// taken from it where it has them.
+Result<Reading> read_items(const View& view, const KindPack& kinds, const WorkspaceConfig& config,
+                           const BuildOptions& options, DefinitionCache* cache, const BaseIndex* base) {
+  Reading reading;
+  BuildResult& result = reading.result;
+  BuildSummary& summary = result.summary;
+  summary.all = options.all;
+  std::vector<Diagnostic>& diags = reading.diags;
+  const PathPolicy policy = changeset_policy(config);
+  const PathPolicy view_policy = view_read_policy();
+
+  std::vector<Item>& items = reading.items;
+  items.reserve(base ? 16 : view.entries().size());
+  std::vector<Job> jobs;
+  auto from_cache = [&](Side& side, const std::string& blob) {
+    if (!cache || blob.empty()) return false;
+    auto rec = cache->find(blob, side.kind->name);
+    if (!rec) {
+      ++result.stats.cache_misses;
+      return false;
+    }
+    RecordView rv(*rec);
+    if (!rv.valid()) {
+      ++result.stats.cache_misses;
+      return false;
+    }
+    ++result.stats.cache_hits;
+    side.rec = rv;
+    side.present = true;
+    return true;
+  };
+  auto add_job = [&](std::size_t i, bool base_side, Job::Source source, bool cacheable, bool looked_up = false) {
+    Job j;
+    j.looked_up = looked_up;
+    j.item = i;
+    j.base_side = base_side;
+    j.source = source;
+    j.cacheable = cacheable && cache;
+    if (j.cacheable) j.use = cache->reserve_use();
+    jobs.push_back(std::move(j));
+  };
+
+  // Records live in the cache's arena when there is a cache (it saves them
+  // after this returns), else in one of this build's own.
+  compile_detail::ByteArena& arena = cache ? cache->arena() : *reading.own_arena;
+  // Secrets: the name is the file name; the content is never opened. Read
+  // here rather than by a parse job: it costs nothing, and a warm build
+  // whose only jobs were secrets started a thread for them.
+  auto name_only = [&](Side& side) {
+    side.rec = RecordView(arena.store(compile_detail::encode_record(read_definition(*side.kind, side.path, {}, kinds))));
+    side.present = side.rec.valid();
+  };
+
+  // The base side of a changed item, from the index when it has the path.
+  auto from_index = [&](Side& side) {
+    if (!base) return false;
+    auto d = base->find_path(side.path);
+    if (!d) return false;
+    auto b = base->def(*d);
+    if (!b || b->kind != side.kind || !b->rec.valid()) return false;
+    side.rec = b->rec;
+    side.present = true;
+    return true;
+  };
+
+  for (const ViewEntry& e : view.entries()) {
+    if (base && e.status == ChangeStatus::unchanged) continue;
+    const std::size_t i = items.size();
+    Item& it = items.emplace_back();
+    it.entry = &e;
+    it.changed = e.status != ChangeStatus::unchanged;
+    it.in_scope = any_pathspec_matches(options.pathspecs, e.path) ||
+                  (!e.old_path.empty() && any_pathspec_matches(options.pathspecs, e.old_path));
+    bool deleted = e.status == ChangeStatus::deleted;
+    bool report = it.in_scope && (it.changed || options.all);
+    if (it.changed && it.in_scope) ++summary.files_changed;
+
+    // A changed path must be one the branch may take (the write policy: no
+    // protected path); an unchanged one only one a view may hold. A path the
+    // view policy refuses is not read at all; a protected one still is, so
+    // the overlay stays right and the refusal is the one finding.
+    bool refused = false;
+    if (report) {
+      for (const std::string* p : {&e.path, &e.old_path}) {
+        if (p->empty()) continue;
+        if (auto rej = check_path(*p, it.changed ? policy : view_policy)) {
+          diags.push_back(make_file_diag(DiagCode::path_refused, e.path, rej->message()));
+          break;
+        }
+      }
+    }
+    for (const std::string* p : {&e.path, &e.old_path})
+      if (!p->empty() && check_path(*p, view_policy)) refused = true;
+    const PathRoute route = deleted ? PathRoute{PathRole::unrouted, nullptr} : route_path(kinds, config, e.path);
+    // The config a change proposes is never used by this build (the
+    // base's is), but it must be one the tools can read once it lands.
+    if (report && it.changed && !deleted && e.path == ".ws/config.json")
+      if (auto d = proposed_config_diagnostic(view, e)) diags.push_back(std::move(*d));
+    const Kind* view_kind = route.role == PathRole::definition ? route.kind : nullptr;
+    bool link = e.mode == kModeLink || e.mode == kModeGitlink;
+    // A link or submodule is refused wherever it is — in a kind's folder or
+    // not, under .ws/ or not, whatever the unrouted policy — because nothing
+    // downstream (ws-commit, ws-apply) would take it.
+    // Another path holding a secret's bytes (secrets.h) is never read, and
+    // refused wherever it is: landing it would copy a secret out of
+    // '.secrets/'.
+    const bool secret_bytes = !deleted && !link && view.holds_secret_bytes(e);
+    if (report && !deleted && link)
+      diags.push_back(make_file_diag(
+          DiagCode::unreadable_file, e.path,
+          e.mode == kModeLink ? "refused to read '" + e.path + "': symlink (links are never followed)"
+                              : "refused to read '" + e.path + "': submodule (a workspace holds plain files only)"));
+    else if (report && secret_bytes)
+      diags.push_back(make_file_diag(DiagCode::path_refused, e.path, secret_bytes_refusal(e.path)));
+    else if (report && !deleted && !view_kind)
+      if (auto d = unread_file_diag(route, e.path, config)) diags.push_back(std::move(*d));
+
+    if (view_kind && !refused && !secret_bytes) {
+      it.view.kind = view_kind;
+      it.view.path = e.path;
+      it.checked = report;
+      if (report) ++summary.files_checked;
+      if (link) {
+        // Reported above; never read, so not in the overlay.
+      } else if (is_secret_path(e.path) || view_kind->never_read) {
+        name_only(it.view);
+      } else if (it.changed) {
+        // Committed or staged bytes have their id already, and so has a
+        // working-tree file whose bytes the view kept when it hashed them;
+        // any other working-tree file is hashed when read (run_job).
+        bool known_id = !e.blob_id.empty() && (!e.from_worktree || view.content().reads_blob_id(e));
+        if (!known_id) add_job(i, false, Job::Source::view, true);
+        else if (!from_cache(it.view, e.blob_id)) add_job(i, false, Job::Source::view, true, /*looked_up=*/true);
+      } else if (!from_cache(it.view, e.blob_id)) {
+        add_job(i, false, Job::Source::blob, true);
+      }
+    }
+    if (it.changed && e.status != ChangeStatus::added && !(deleted && link)) {
+      std::string_view base_path = e.old_path.empty() ? e.path : e.old_path;
+      const Kind* base_kind = is_workspace_config_path(base_path) ? nullptr : kinds.route(base_path);
+      // A base side holding a secret's bytes under another path is not read
+      // either: the change is checked as if it added the file.
+      if (base_kind && (is_secret_path(base_path) || !view.base_is_secret(e))) {
+        it.base.kind = base_kind;
+        it.base.path = base_path;
+        if (from_index(it.base)) {
+          // Counted with the index's definitions (build()).
+        } else if (is_secret_path(base_path) || base_kind->never_read) {
+          name_only(it.base);
+        } else if (!from_cache(it.base, e.base_blob_id)) {
+          add_job(i, true, Job::Source::blob, true);
+        }
+      }
+    }
+  }
+
+  // Every job counts, parsed, found in the cache or refused: the count is of
+  // files dealt with, and it must reach the total.
+  ProgressMeter progress(options.progress, jobs.size());
+  progress.start();
+  if (cache && std::any_of(jobs.begin(), jobs.end(), [](const Job& j) {
+        return j.cacheable && j.source == Job::Source::view && !j.looked_up;
+      }))
+    cache->prepare_peek();
+  parallel_for(jobs.size(), [&](std::size_t j) {
+    // Nothing may escape a worker thread (that would terminate the
+    // process); running out of memory on one file fails the build instead.
+    try {
+      run_job(jobs[j], items[jobs[j].item], view, kinds, config, arena, cache);
+    } catch (const std::exception& ex) {
+      const Item& it = items[jobs[j].item];
+      jobs[j].error = std::make_unique<Error>(make_error(
+          Errc::environment, "cannot check '" + it.entry->path + "': " + ex.what(), it.entry->path));
+    }
+    progress.tick();
+  });
+
+  for (auto& job : jobs) {
+    Item& it = items[job.item];
+    Side& side = job.base_side ? it.base : it.view;
+    if (job.parsed) ++result.stats.parsed;
+    if (job.cache_hit) {
+      ++result.stats.cache_hits;
+      cache->find(job.cache_blob, side.kind->name, job.use);  // marks it used, so it is kept
+      side.rec = RecordView(job.record);
+      side.present = true;
+      continue;
+    }
+    // A working-tree file is looked up by its bytes in run_job; others were
+    // counted by from_cache.
+    if (job.cacheable && job.source == Job::Source::view && !job.looked_up &&
+        (it.entry->from_worktree || it.entry->blob_id.empty()))
+      ++result.stats.cache_misses;
+    if (job.error) {
+      // An oversize base file is the base's own trouble, not this changeset's.
+      if (job.base_side && job.error->rule == "too-large") continue;
+      if (job.base_side) return *job.error;
+      auto d = read_error_diag(it.entry->path, *job.error);
+      if (!d) return *job.error;
+      if (it.checked) diags.push_back(std::move(*d));
+      continue;
+    }
+    if (job.cacheable && !job.cache_blob.empty()) cache->insert(job.cache_blob, side.kind->name, job.record, job.use);
+    side.rec = RecordView(job.record);
+    side.present = side.rec.valid();
+  }
+  for (auto& it : items)
+    if (!it.changed) it.base = it.view;
+
+  for (const auto& it : items) {
+    if (it.checked && it.view.present && it.view.rec.partly_read()) ++result.stats.partly_read;
+    if (it.checked && it.view.present && it.view.rec.has_diagnostics()) {
+      auto per_file = it.view.rec.diagnostics(it.entry->path);
+      diags.insert(diags.end(), std::make_move_iterator(per_file.begin()),
+                   std::make_move_iterator(per_file.end()));
+    }
+  }
+  return reading;
+}
+
+BuildResult finish(Reading& reading) {
+  std::sort(reading.diags.begin(), reading.diags.end(), diag_less);
+  BuildResult result = std::move(reading.result);
+  result.summary = tally(reading.diags, result.summary);
+  result.diagnostics = std::move(reading.diags);
+  return result;
+}
+
+// The whole view read, the unchanged items standing in for the base;
+// `then`, when given, has the items before they go (and may let them go).
+Result<BuildResult> compile_whole(const View& view, const KindPack& kinds, const WorkspaceConfig& config,
+                                  const BuildOptions& options, DefinitionCache* cache,
+                                  const std::function<void(std::vector<Item>&, BuildResult&)>& then = {}) {
+  auto reading = read_items(view, kinds, config, options, cache, nullptr);
+  if (!reading) return reading.error();
+  {
+    compile_detail::UnchangedItems unchanged(kinds, reading->items, [](const Item& it) { return !it.changed; });
+    compile_detail::check_symbols(kinds, reading->items, unchanged, false, options.all, reading->diags);
+  }
+  BuildResult result = finish(*reading);
+  if (then) then(reading->items, result);
+  return result;
+}
+
+// The changed entries read, against an index of the base; nullopt when the
+// index turned out damaged.
+Result<std::optional<BuildResult>> compile_on(const View& view, const KindPack& kinds, const WorkspaceConfig& config,
+                                              const BuildOptions& options, DefinitionCache* cache,
+                                              const BaseIndex& base) {
+  auto reading = read_items(view, kinds, config, options, cache, &base);
+  if (!reading) return reading.error();
+  compile_detail::check_symbols(kinds, reading->items, base, true, options.all, reading->diags);
+  if (base.damaged()) return std::optional<BuildResult>();
+  return std::optional<BuildResult>(finish(*reading));
+}
+
+// What the base commit holds at each path of a whole view's items that an
+// unchanged entry would add to the overlay: the view side of an unchanged
+// item, and the base side of a changed one where the rules of an unchanged
+// entry let it in (a path the read policy takes, a file, not a link or a
+// submodule: a modified entry's base mode is the commit's own). Sorted by
+// path, as the index keeps them.
+Result<std::vector<BaseIndex::Entry>> base_entries(const Workspace& ws, const std::vector<Item>& items) {
+  const PathPolicy policy = view_read_policy();
+  std::vector<BaseIndex::Entry> out;
+  out.reserve(items.size());
+  bool sorted = true;
+  for (const Item& it : items) {
+    const Side& side = it.changed ? it.base : it.view;
+    if (!side.present || !side.kind) continue;
+    if (it.changed) {
+      const ViewEntry& e = *it.entry;
+      if (check_path(side.path, policy)) continue;
+      std::uint32_t mode = e.mode;
+      if (e.status == ChangeStatus::modified) {
+        auto at = ws.repo->entry_at(ws.view.base_commit(), std::string(side.path));
+        if (!at) return at.error();
+        if (!*at) continue;
+        mode = (*at)->mode;
+      }
+      if (mode == kModeLink || mode == kModeGitlink) continue;
+    }
+    if (!out.empty() && out.back().path >= side.path) sorted = false;
+    out.push_back(BaseIndex::Entry{side.path, side.kind, side.rec});
+  }
+  // A rename's base side sits at its old path.
+  if (!sorted)
+    std::sort(out.begin(), out.end(), [](const BaseIndex::Entry& a, const BaseIndex::Entry& b) { return a.path < b.path; });
+  return out;
+}
+
+// With the index of the view's base commit when there is a saved one, made
+// beside a definition cache that loaded (a cache found damaged or from
+// another version throws out both); else the whole view, and then the
+// index is made and saved for the next build on that base.
+Result<BuildResult> build_with_cache(const Workspace& ws, const BuildOptions& options, DefinitionCache& cache,
+                                     bool cache_loaded, std::size_t& view_size) {
+  view_size = ws.view.entries().size();
+  // Every entry of the view, for the reads below that need them all.
+  std::optional<View> opened;
+  auto whole = [&]() -> Result<const View*> {
+    if (!ws.view_spec.changes_only) return &ws.view;
+    auto v = whole_view(ws);
+    if (!v) return v.error();
+    opened.emplace(std::move(v).value());
+    view_size = opened->entries().size();
+    return &*opened;
+  };
+  // --all reads every definition anyway; an unborn branch has no base.
+  if (options.all || ws.view.base_commit().empty()) {
+    auto view = whole();
+    if (!view) return view.error();
+    return compile_whole(**view, ws.kinds, ws.config, options, &cache);
+  }
+  BaseIndex::Key key{cache_version(), ws.kinds.digest(), ws.view.base_commit(), ws.config.size_cap};
+  std::string file = compile_detail::base_index_file(ws.repo->common_dir(), key.base_commit);
+  if (cache_loaded) {
+    BaseIndex index;
+    if (index.load(file, key, ws.kinds).state == BaseIndex::LoadState::loaded) {
+      auto result = compile_on(ws.view, ws.kinds, ws.config, options, &cache, index);
+      if (!result) return result.error();
+      if (*result) {
+        (*result)->stats.cache_hits += index.read_count();
+        (*result)->stats.base = BuildStats::Base::indexed;
+        if (ws.view_spec.changes_only) view_size += index.size();
+        return std::move(**result);
+      }
+    }
+  }
+  auto view = whole();
+  if (!view) return view.error();
+  // The index is made from this build's own items, before they go. Making
+  // it only spares later builds work: trouble with it is the cache's, not
+  // this build's.
+  return compile_whole(**view, ws.kinds, ws.config, options, &cache,
+                       [&](std::vector<Item>& items, BuildResult& result) {
+                         auto entries = base_entries(ws, items);
+                         // The entries point into the view and the cache, not
+                         // the items: their memory serves the index's tables.
+                         std::vector<Item>().swap(items);
+                         Status saved = entries ? BaseIndex::write(file, ws.kinds, *entries, key)
+                                                : Status(entries.error());
+                         if (!saved) result.stats.cache_error = saved.error().message;
+                         else compile_detail::prune_base_indexes(file, kKeptBaseIndexes);
+                       });
+}
+
+}  // namespace
+
+Result<BuildResult> compile_view(const View& view, const KindPack& kinds, const WorkspaceConfig& config,
+                                 const BuildOptions& options, DefinitionCache* cache) {
+  return compile_whole(view, kinds, config, options, cache);
+}
+
+namespace {
+
+Result<BuildResult> build_view(const Workspace& ws, const BuildOptions& options) {
+  if (!options.use_cache || !ws.repo) {
+    if (!ws.view_spec.changes_only || !ws.repo) return compile_view(ws.view, ws.kinds, ws.config, options, nullptr);
+    auto view = whole_view(ws);
+    if (!view) return view.error();
+    return compile_view(*view, ws.kinds, ws.config, options, nullptr);
+  }
+  std::string file = definition_cache_file(*ws.repo);
+  std::unique_ptr<DefinitionCache> owned;
+  DefinitionCache::LoadResult loaded;
+  if (ws.cache_prefetch && ws.cache_prefetch->file == file && !ws.cache_prefetch->taken.exchange(true)) {
+    CachePrefetch::Loaded pre = ws.cache_prefetch->loaded.get();
+    if (pre.cache) {
+      owned = std::move(pre.cache);
+      loaded = owned->adopt(pre.result, ws.kinds.digest());
+    }
+  }
+  if (!owned) {
+    owned = std::make_unique<DefinitionCache>(cache_version(), ws.kinds.digest());
+    loaded = owned->load(file);
+  }
+  DefinitionCache& cache = *owned;
+  std::size_t view_size = 0;
+  auto result = build_with_cache(ws, options, cache, loaded.state == DefinitionCache::LoadState::loaded, view_size);
+  if (!result) return result;
+  result->stats.cache_rebuilt = loaded.state == DefinitionCache::LoadState::rejected;
+  if (cache.dirty()) {
+    // Room for the whole view twice over: entries of other branches and
+    // sessions survive until the file outgrows that.
+    auto saved = cache.save(file, 2 * view_size + 256);
+    if (!saved) result->stats.cache_error = saved.error().message;
+  }
+  return result;
+}
+
+}  // namespace
+
+Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
+  // A change to the kinds or the config may break any definition, changed
+  // or not: it is checked as --all (ws-build(1)).
+  std::string reason = options.all ? std::string() : every_definition_reason(ws.view);
+  if (reason.empty()) return build_view(ws, options);
+  BuildOptions all = options;
+  all.all = true;
+  auto result = build_view(ws, all);
+  if (result) result->summary.all_reason = std::move(reason);
+  return result;
+}
+
+}  // namespace ws

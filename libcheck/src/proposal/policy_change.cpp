@@ -1,0 +1,97 @@
+// Policy changes: which paths of a change are the workspace's policy, what
+// ws-apply says about them, and why a build of such a change checks every
+// definition (ws(7), POLICY CHANGES).
+#include "libcheck/policy_change.h"
+
+#include <algorithm>
+
+#include "printable_path.h"
+#include "libcheck/path_policy.h"
+#include "libcheck/workspace.h"
+#include "policy_change_gate.h"
+
+namespace ws {
+
+namespace {
+
+constexpr const char* kPolicyFolder = ".ws/";
+
+std::string quoted_list(const std::vector<std::string>& paths) {
+  std::string out;
+  for (const auto& p : paths) out += (out.empty() ? "'" : ", '") + detail::printable_path(p) + "'";
+  return out;
+}
+
+void sort_unique(std::vector<std::string>& paths) {
+  std::sort(paths.begin(), paths.end());
+  paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+}
+
+}  // namespace
+
+bool is_policy_path(std::string_view path) {
+  // The protected-path rule's matching: case-insensitive, and the folder's
+  // own name too (a file ".ws" would replace the folder).
+  static const PathPolicy policy{false, {kPolicyFolder}};
+  return breaks_rule(PathRule::protected_path, path, policy);
+}
+
+std::vector<std::string> policy_paths(const std::vector<FileStat>& files) {
+  std::vector<std::string> out;
+  for (const auto& f : files)
+    for (const std::string* p : {&f.path, &f.old_path})
+      if (!p->empty() && is_policy_path(*p)) out.push_back(*p);
+  sort_unique(out);
+  return out;
+}
+
+std::string policy_change_banner(const std::vector<std::string>& paths) {
+  std::string out = "=== policy change: ws-apply applies this proposal only with --allow-policy-change ===\n";
+  for (const auto& p : paths) out += "    " + detail::printable_path(p) + "\n";
+  return out;
+}
+
+std::string every_definition_reason(const View& view) {
+  std::vector<std::string> paths;
+  for (const ViewEntry* e : view.changes())
+    for (const std::string* p : {&e->path, &e->old_path})
+      if (*p == ".ws/config.json" || is_kind_manifest_path(*p)) paths.push_back(*p);
+  if (paths.empty()) return {};
+  sort_unique(paths);
+  return quoted_list(paths) + " changed: checking every definition";
+}
+
+std::optional<Diagnostic> proposed_config_diagnostic(const View& view, const ViewEntry& entry) {
+  // A link is refused as one wherever it is (WS017).
+  if (entry.mode == kModeLink || entry.mode == kModeGitlink) return std::nullopt;
+  auto text = view.read(entry);
+  if (!text) return make_file_diag(DiagCode::workspace_config, entry.path, text.error().message);
+  auto parsed = parse_workspace_config(*text);
+  if (parsed) return std::nullopt;
+  return make_file_diag(DiagCode::workspace_config, entry.path, parsed.error().message);
+}
+
+Status refuse_policy_change(const std::vector<proposal::TreeChange>& changes, bool allowed, const std::string& id) {
+  if (allowed) return Ok{};
+  std::vector<std::string> paths;
+  for (const auto& c : changes)
+    if (is_policy_path(c.path)) paths.push_back(c.path);
+  if (paths.empty()) return Ok{};
+  sort_unique(paths);
+  return make_error(Errc::refused,
+                    "proposal " + proposal::short_id(id) + " refused: policy change to " + quoted_list(paths) +
+                        "; review it with --show, then apply it with --allow-policy-change",
+                    id, "policy-change");
+}
+
+Status refuse_by_policy_of(const std::vector<proposal::TreeChange>& changes, const WorkspaceConfig& config,
+                           const std::string& id) {
+  for (const auto& c : changes) {
+    std::uint32_t mode = c.status == GIT_DELTA_DELETED ? std::uint32_t{GIT_FILEMODE_BLOB} : c.new_mode;
+    if (auto why = proposal::refuse_entry(c.path, mode, config.protected_paths))
+      return make_error(Errc::refused, "proposal " + proposal::short_id(id) + " refused: " + *why, c.path);
+  }
+  return Ok{};
+}
+
+}  // namespace ws

@@ -1,0 +1,186 @@
+// The zsh and fish completions (completions/_ws, completions/ws.fish), and the
+// bash one for the front door, run by the real shells against the built
+// tools: fish through `complete -C`, zsh through its line editor in a
+// pseudo-terminal (tests/support/zsh/complete.zsh), bash as
+// completion_test.cpp drives it.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/process.h"
+#include "support/temp_repo.h"
+
+namespace fs = std::filesystem;
+using wstest::lines;
+using wstest::TempDir;
+using wstest::TempRepo;
+
+namespace {
+
+std::string source(const std::string& rel) { return std::string(WS_SOURCE_DIR) + "/" + rel; }
+
+wstest::RunOptions shell_env(const std::string& cwd) {
+  wstest::RunOptions o;
+  o.cwd = cwd;
+  const char* path = std::getenv("PATH");
+  o.env = {{"PATH", std::string(WS_BIN_DIR) + ":" + (path ? path : "/usr/bin:/bin")},
+           {"WS_KINDS_DIR", source("schemas/kinds")},
+           {"GIT_CONFIG_NOSYSTEM", "1"},
+           {"GIT_CONFIG_GLOBAL", "/dev/null"},
+           {"TERM", "dumb"}};
+  o.unset_env = {"WS_SESSION", "NO_COLOR", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+                 "GIT_ALTERNATE_OBJECT_DIRECTORIES", "BASH_ENV", "ENV", "ZDOTDIR", "XDG_CONFIG_HOME"};
+  o.timeout_seconds = 60;
+  return o;
+}
+
+std::string sorted(const std::string& text) {
+  auto v = lines(text);
+  std::sort(v.begin(), v.end());
+  std::string out;
+  for (const auto& l : v) out += l + "\n";
+  return out;
+}
+
+// fish's candidates for the command line `line` (the cursor at its end):
+// "candidate\tdescription" or "candidate", one a line, as fish sorts them.
+std::string fish(const std::string& line, const std::string& cwd) {
+  auto o = shell_env(cwd);
+  TempDir home;
+  o.env["HOME"] = home.path();
+  auto r = wstest::run({"fish", "--no-config", "-c", "source $argv[1]; or exit 3; complete -C $argv[2]",
+                        source("completions/ws.fish"), line},
+                       o);
+  INFO("fish: " << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.err == "");
+  return r.out;
+}
+
+// The candidates fish offers, without descriptions, sorted.
+std::string fish_names(const std::string& line, const std::string& cwd) {
+  std::string out;
+  for (const auto& l : lines(fish(line, cwd))) out += l.substr(0, l.find('\t')) + "\n";
+  return sorted(out);
+}
+
+// The matches zsh's completion system adds for `line` and TAB, sorted.
+std::string zsh(const std::string& line, const std::string& cwd) {
+  TempDir tmp;
+  std::string out = tmp.path() + "/matches";
+  { std::ofstream(out).flush(); }
+  auto o = shell_env(cwd);
+  o.env["HOME"] = tmp.path();
+  o.env["WS_ZSH_OUT"] = out;
+  o.env["WS_ZSH_FPATH"] = source("completions");
+  auto r = wstest::run({"zsh", "-f", source("tests/support/zsh/complete.zsh"), source("tests/support/zsh/rc.zsh"), line},
+                       o);
+  INFO("zsh: " << r.status << " " << r.err);
+  REQUIRE(r.status == 0);
+  std::ifstream f(out);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return sorted(ss.str());
+}
+
+std::string bash(const std::vector<std::string>& words, const std::string& cwd) {
+  std::vector<std::string> argv{"bash", "--noprofile", "--norc", "-c",
+                                "source \"$0\" || exit 3\n"
+                                "COMP_WORDS=(\"${@:2}\"); COMP_CWORD=$1\n"
+                                "_ws_complete || exit 4\n"
+                                "for c in \"${COMPREPLY[@]}\"; do printf '%s\\n' \"$c\"; done",
+                                source("completions/ws.bash"), std::to_string(words.size() - 1)};
+  argv.insert(argv.end(), words.begin(), words.end());
+  auto r = wstest::run(argv, shell_env(cwd));
+  INFO("bash: " << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.err == "");
+  return r.out;
+}
+
+void seed(const TempRepo& repo) {
+  repo.write("agents/AGa.json", "{\n  \"name\": \"Alpha\"\n}\n");
+  repo.write("access/groups/staff.json", "{\n  \"name\": \"Staff\"\n}\n");
+  repo.write(".ws/kinds/widget.json",
+             "{\n  \"kind\": \"widget\",\n  \"files\": \"widgets/*.json\",\n  \"format\": \"json\",\n"
+             "  \"symbol\": \"Widgets\",\n  \"name\": \"/name\"\n}\n");
+  repo.commit_all("seed");
+  repo.git({"branch", "feature"});
+  repo.git({"tag", "v1"});
+}
+
+}  // namespace
+
+TEST_CASE("fish completes options, values, commands and paths from the tools' tables", "[completion][fish]") {
+  TempRepo repo;
+  seed(repo);
+  CHECK(fish("ws-build --for", repo.path()) == "--format\toutput: human (default), json, sarif, github or gitlab\n");
+  CHECK(fish("ws build --for", repo.path()) == fish("ws-build --for", repo.path()));
+  CHECK(fish_names("ws-build --format g", repo.path()) == "github\ngitlab\n");
+  CHECK(fish_names("ws-ls --quie", repo.path()) == "--quiet\n");
+  CHECK(fish_names("ws-ls --kind w", repo.path()) == "widget\n");  // from .ws/kinds
+  CHECK(fish_names("ws ls --kind a", repo.path()) == "access-grant\naccess-group\nagent\nai-tool\n");
+  CHECK(fish_names("ws-ls --color=n", repo.path()) == "--color=never\n");
+  CHECK(fish_names("ws-build --rev ", repo.path()) == "HEAD\nfeature\nmain\nv1\n");
+  CHECK(fish_names("ws-apply --branch ", repo.path()) == "feature\nmain\n");
+  // An optional value only after '=': a bare --base leaves the PATTERN next.
+  CHECK(fish_names("ws-grep --base=", repo.path()) == "--base=HEAD\n--base=feature\n--base=main\n--base=v1\n");
+  CHECK(fish_names("ws-grep --base v", repo.path()) == "");
+  CHECK(fish_names("ws-grep --base Alpha ag", repo.path()) == "agents/\n");
+  CHECK(fish_names("ws-grep ag", repo.path()) == "");  // the PATTERN
+  CHECK(fish_names("ws-ls ag", repo.path()) == "agents/\n");
+  // -C DIR: the revisions of that repository.
+  TempDir elsewhere;
+  CHECK(fish_names("ws-build -C " + repo.path() + " --rev v", elsewhere.path()) == "v1\n");
+  // The front door's commands, with what they do.
+  auto commands = fish("ws ", repo.path());
+  CHECK(commands.find("ls\tlist the definitions of the view\n") != std::string::npos);
+  CHECK(fish_names("ws ", repo.path()) == "apply\nbuild\ncommit\ngrep\nhelp\ninit\nls\n");
+}
+
+TEST_CASE("zsh completes options, values, commands and paths from the tools' tables", "[completion][zsh]") {
+  TempRepo repo;
+  seed(repo);
+  CHECK(zsh("ws-build --for", repo.path()) == "--format\n");
+  CHECK(zsh("ws build --for", repo.path()) == "--format\n");
+  CHECK(zsh("ws-build --format g", repo.path()) == "github\ngitlab\n");
+  CHECK(zsh("ws-ls --quie", repo.path()) == "--quiet\n");
+  CHECK(zsh("ws-ls --kind w", repo.path()) == "widget\n");
+  CHECK(zsh("ws ls --kind a", repo.path()) == "access-grant\naccess-group\nagent\nai-tool\n");
+  CHECK(zsh("ws-ls --color=n", repo.path()) == "never\n");
+  CHECK(zsh("ws-build --rev ", repo.path()) == "HEAD\nfeature\nmain\nv1\n");
+  CHECK(zsh("ws-apply --branch ", repo.path()) == "feature\nmain\n");
+  CHECK(zsh("ws-grep --base=", repo.path()) == "HEAD\nfeature\nmain\nv1\n");
+  CHECK(zsh("ws-grep --base v", repo.path()) == "");
+  CHECK(zsh("ws-grep --base Alpha ag", repo.path()) == "agents\n");
+  CHECK(zsh("ws-grep ag", repo.path()) == "");
+  CHECK(zsh("ws-ls ag", repo.path()) == "agents\n");
+  TempDir elsewhere;
+  CHECK(zsh("ws-build -C " + repo.path() + " --rev v", elsewhere.path()) == "v1\n");
+  CHECK(zsh("ws l", repo.path()) == "ls\n");
+  // Proposal ids for ws-apply, from ws-apply itself.
+  repo.write("agents/AGb.json", "{\n  \"name\": \"Beta\"\n}\n");
+  auto staged = wstest::ws("ws-commit", {"-m", "add Beta", "--json"}, repo.path());
+  REQUIRE(staged.status == 0);
+  std::string id = staged.out.substr(staged.out.find("\"id\":\"") + 6, 40);
+  CHECK(zsh("ws-apply --show " + id.substr(0, 8), repo.path()) == id + "\n");
+  CHECK(fish_names("ws apply --show " + id.substr(0, 8), repo.path()) == id + "\n");
+  CHECK(zsh("ws ", repo.path()) == "apply\nbuild\ncommit\ngrep\nhelp\ninit\nls\n");
+}
+
+TEST_CASE("bash completes the front door: its commands, then as the tool", "[completion]") {
+  TempRepo repo;
+  seed(repo);
+  CHECK(bash({"ws", ""}, repo.path()) == "ls\ngrep\nbuild\ncommit\napply\ninit\nhelp\n");
+  CHECK(bash({"ws", "b"}, repo.path()) == "build\n");
+  CHECK(bash({"ws", "build", "--for"}, repo.path()) == "--format\n");
+  CHECK(bash({"ws", "ls", "--kind", "w"}, repo.path()) == "widget\n");
+  CHECK(bash({"ws", "grep", "--base", "Alpha", "ag"}, repo.path()) == "agents/\n");
+  CHECK(bash({"ws", "init", "-"}, repo.path()) == "-h\n--help\n-C\n-q\n--quiet\n");
+}
