@@ -331,3 +331,25 @@ TEST_CASE("readers run in parallel threads", "[reader]") {
   for (auto& t : threads) t.join();
   CHECK(mismatches == std::vector<int>(8, 0));
 }
+
+// The key length cap counts a key's own bytes, not its escaped form in a
+// JSON pointer ('/' and '~' take two bytes there): keys at, past and (once
+// escaped) only apparently past the cap.
+TEST_CASE("json: a field name is refused past 1024 bytes of its own whether escaped or not", "[reader][json][fastpath]") {
+  auto with_key = [](const std::string& key) {
+    return read("agents/AGkey.json", "{\"name\": \"Keyed\", \"" + key + "\": 1}");
+  };
+  auto too_long = [](const ws::Definition& d) {
+    std::vector<std::string> out;
+    for (const std::string& line : diags(d))
+      if (line.find("field name is too long") != std::string::npos) out.push_back(line);
+    return out;
+  };
+  CHECK(too_long(with_key(std::string(1024, 'k'))).empty());
+  CHECK(too_long(with_key(std::string(1000, '/'))).empty());  // 2,000 bytes as a pointer token
+  CHECK(too_long(with_key(std::string(1024, '~'))).empty());
+  CHECK(too_long(with_key(std::string(1025, 'k'))) ==
+        std::vector<std::string>{"WS006 1:19 field name is too long (1025 bytes; at most 1024)"});
+  CHECK(too_long(with_key(std::string(1025, '~'))) ==
+        std::vector<std::string>{"WS006 1:19 field name is too long (1025 bytes; at most 1024)"});
+}

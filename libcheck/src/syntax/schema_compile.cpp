@@ -10,6 +10,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <unordered_map>
+#include <vector>
 
 #include "valijson_include.h"
 
@@ -339,7 +340,9 @@ CompiledSchema compile(const nlohmann::json& schema) {
 
 }  // namespace
 
-CompiledSchema compiled_schema(const nlohmann::json& schema) {
+namespace {
+
+CompiledSchema shared_compiled_schema(const nlohmann::json& schema) {
   // Few distinct schemas exist in a process (one per kind, plus a
   // workspace's overrides), so the cache is never trimmed.
   static std::mutex mutex;
@@ -349,6 +352,34 @@ CompiledSchema compiled_schema(const nlohmann::json& schema) {
   auto it = cache.find(key);
   if (it == cache.end()) it = cache.emplace(std::move(key), compile(schema)).first;
   return it->second;
+}
+
+// The schemas a thread asked for last, by the address of the kind's schema
+// value and a copy of it: a build asks once per definition, and writing the
+// schema out as the shared cache's key cost more than the validation (about
+// 15,000 instructions a file). The copy is compared, not trusted by address
+// alone: a kind pack freed and another loaded may put a different schema there.
+struct RecentSchema {
+  const nlohmann::json* address = nullptr;
+  nlohmann::json value;
+  CompiledSchema compiled;
+};
+constexpr std::size_t kRecentSchemas = 16;
+
+}  // namespace
+
+CompiledSchema compiled_schema(const nlohmann::json& schema) {
+  thread_local std::vector<RecentSchema> recent;
+  thread_local std::size_t next_slot = 0;
+  for (const RecentSchema& r : recent)
+    if (r.address == &schema && r.value == schema) return r.compiled;
+  RecentSchema entry{&schema, schema, shared_compiled_schema(schema)};
+  CompiledSchema compiled = entry.compiled;
+  if (recent.size() < kRecentSchemas)
+    recent.push_back(std::move(entry));
+  else
+    recent[next_slot++ % kRecentSchemas] = std::move(entry);
+  return compiled;
 }
 
 }  // namespace ws::detail

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "ts_alloc.h"
 
 namespace ws::detail {
 
@@ -56,6 +57,7 @@ TSParser* parser_for(Grammar g) {
   thread_local Parser parsers[3];
   Parser& p = parsers[static_cast<int>(g)];
   if (!p) {
+    use_tree_sitter_block_cache();
     p.reset(ts_parser_new());
     ts_parser_set_language(p.get(), language(g));
     ts_parser_set_timeout_micros(p.get(), kParseTimeoutMicros);
@@ -84,13 +86,16 @@ constexpr int kMaxUnparsedNesting = 1 << 14;
 }  // namespace
 
 std::optional<std::uint32_t> nesting_past_limit(std::string_view bytes, std::uint32_t begin, std::uint32_t end) {
-  // Every file is scanned before it is parsed: one table load per byte.
+  // A file long enough is scanned before it is parsed: one table load per byte.
   static constexpr auto kBracket = [] {
     std::array<signed char, 256> t{};
     for (unsigned char c : {'(', '[', '{'}) t[c] = 1;
     for (unsigned char c : {')', ']', '}'}) t[c] = -1;
     return t;
   }();
+  // Passing kMaxUnparsedNesting takes more opening brackets than that: a
+  // shorter range (almost every file) cannot, and is not scanned.
+  if (end <= begin || end - begin <= static_cast<std::uint32_t>(kMaxUnparsedNesting)) return std::nullopt;
   int depth = 0, deepest = 0;
   std::optional<std::uint32_t> first_too_deep;
   for (std::uint32_t i = begin; i < end && i < bytes.size(); ++i) {
