@@ -18,6 +18,7 @@
 using namespace ws::detail;
 
 TEST_CASE("ts_alloc: every size gets a block at least that large, recycled or new", "[ts_alloc]") {
+  ts_block_cache_clear();
   for (std::size_t size = 0; size <= 600; ++size) {
     // First a new block, then (freed and asked for again) a recycled one.
     for (int round = 0; round < 2; ++round) {
@@ -42,7 +43,8 @@ TEST_CASE("ts_alloc: every size gets a block at least that large, recycled or ne
 }
 
 TEST_CASE("ts_alloc: a freed small block is handed back, a large one is not kept", "[ts_alloc]") {
-  void* a = ts_block_malloc(40);  // perhaps a block an earlier test cached
+  ts_block_cache_clear();  // earlier tests on this thread may have filled it
+  void* a = ts_block_malloc(40);
   std::size_t held = ts_block_cache_bytes();
   ts_block_free(a);
   CHECK(ts_block_cache_bytes() > held);
@@ -57,6 +59,7 @@ TEST_CASE("ts_alloc: a freed small block is handed back, a large one is not kept
 }
 
 TEST_CASE("ts_alloc: calloc zeroes a recycled block", "[ts_alloc]") {
+  ts_block_cache_clear();
   auto* a = static_cast<unsigned char*>(ts_block_malloc(48));
   std::memset(a, 0xFF, 48);
   ts_block_free(a);
@@ -67,6 +70,7 @@ TEST_CASE("ts_alloc: calloc zeroes a recycled block", "[ts_alloc]") {
 }
 
 TEST_CASE("ts_alloc: realloc keeps the contents of a recycled block", "[ts_alloc]") {
+  ts_block_cache_clear();
   auto* a = static_cast<char*>(ts_block_malloc(24));
   ts_block_free(a);
   auto* b = static_cast<char*>(ts_block_malloc(24));
@@ -78,6 +82,7 @@ TEST_CASE("ts_alloc: realloc keeps the contents of a recycled block", "[ts_alloc
 }
 
 TEST_CASE("ts_alloc: a thread's cache stays bounded however much it frees", "[ts_alloc]") {
+  ts_block_cache_clear();
   std::size_t before = ts_block_cache_bytes();
   std::vector<void*> blocks;
   for (std::size_t i = 0; i < 3 * kTsBlockCacheMaxBytes / 48; ++i) blocks.push_back(ts_block_malloc(32));  // past the bound

@@ -52,15 +52,19 @@ struct Cache {
 };
 thread_local Cache cache{};
 
+void give_back() {
+  for (FreeBlock*& head : cache.heads)
+    while (FreeBlock* b = head) {
+      head = b->next;
+      std::free(b);
+    }
+  cache.bytes = 0;
+}
+
 struct Release {
   ~Release() {
     cache.closed = true;
-    for (FreeBlock*& head : cache.heads)
-      while (FreeBlock* b = head) {
-        head = b->next;
-        std::free(b);
-      }
-    cache.bytes = 0;
+    give_back();
   }
 };
 
@@ -130,6 +134,8 @@ void ts_block_free(void* block) {
 }
 
 std::size_t ts_block_cache_bytes() { return cache.bytes; }
+
+void ts_block_cache_clear() { give_back(); }
 
 void use_tree_sitter_block_cache() {
   static std::once_flag once;

@@ -29,4 +29,9 @@ inline constexpr std::size_t kTsBlockCacheMaxBytes = 256u << 10;
 // Bytes the calling thread's cache holds now.
 std::size_t ts_block_cache_bytes();
 
+// Gives the calling thread's cached blocks back to malloc; the cache stays
+// in use. The unit tests start from an empty cache with it, whatever parsed
+// on their thread before.
+void ts_block_cache_clear();
+
 }  // namespace ws::detail
