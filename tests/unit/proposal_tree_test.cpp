@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "libcheck/path_policy.h"
 #include "libcheck/repository.h"
 #include "proposal_internal.h"
 #include "support/temp_repo.h"
@@ -53,7 +54,9 @@ std::string both_ways(const wstest::TempRepo& repo, const std::vector<Edit>& edi
   REQUIRE(got.ok());
   if (libgit2) {
     git_oid expected;
-    REQUIRE(git_tree_create_updated(&expected, g, base.get(), theirs.size(), theirs.data()) == 0);
+    int rc = git_tree_create_updated(&expected, g, base.get(), theirs.size(), theirs.data());
+    INFO((git_error_last() ? git_error_last()->message : ""));
+    REQUIRE(rc == 0);
     CHECK(ws::git::to_hex(*got) == ws::git::to_hex(expected));
   }
   return ws::git::to_hex(*got);
@@ -116,4 +119,37 @@ TEST_CASE("a proposal tree from nothing, and one with nothing left", "[proposal]
   CHECK(std::string(git_tree_entry_name(git_tree_entry_byindex(t, 0))) == "a");
 
   CHECK(both_ways(repo, {{"only.json", nullptr}}) == "4b825dc642cb6eb9a060e54bf8d69288fbee4904");  // the empty tree
+}
+
+TEST_CASE("a folder with many edits, and a tree at the depth cap, equal git_tree_create_updated's",
+          "[proposal][tree-walk]") {
+  // Past a few edits a folder's entries are looked up through an index
+  // (proposal_tree.cpp, FolderIndex): modify, delete and add among 600
+  // entries whose names share prefixes ("f1", "f10", "f100"), beside
+  // folders of the same stems, so that a lookup by the wrong kind shows.
+  wstest::TempRepo repo;
+  for (int i = 0; i < 600; ++i) repo.write("many/f" + std::to_string(i) + ".json", "v" + std::to_string(i) + "\n");
+  for (int i = 0; i < 20; ++i) repo.write("many/f" + std::to_string(i) + "/in.json", "d\n");
+  std::string deep;
+  for (int i = 0; i < ws::kMaxPathDepth - 1; ++i) deep += "d/";
+  repo.write(deep + "leaf.json", "leaf\n");
+  repo.commit_all("base");
+
+  std::vector<Edit> edits;
+  std::vector<std::string> texts;
+  texts.reserve(1000);
+  for (int i = 0; i < 600; i += 3) {
+    texts.push_back("changed " + std::to_string(i) + "\n");
+    edits.push_back({"many/f" + std::to_string(i) + ".json", texts.back().c_str()});
+  }
+  for (int i = 1; i < 600; i += 7)
+    if (i % 3 != 0) edits.push_back({"many/f" + std::to_string(i) + ".json", nullptr});
+  for (int i = 600; i < 700; ++i) edits.push_back({"many/f" + std::to_string(i) + ".json", "new\n"});
+  for (int i = 0; i < 20; i += 2) edits.push_back({"many/f" + std::to_string(i) + "/in.json", nullptr});
+  edits.push_back({"many/f5/more.json", "more\n"});
+  both_ways(repo, edits);
+
+  // 255 folders down, the deepest the path policy allows, and back out.
+  both_ways(repo, {{deep + "leaf.json", "leaf 2\n"}, {deep + "other.json", "o\n"}});
+  both_ways(repo, {{deep + "leaf.json", nullptr}});
 }
