@@ -136,7 +136,6 @@ struct TreeWriter {
   Result<std::optional<git_oid>> write(const git_tree* base, const TreeEdit* first, const TreeEdit* last) {
     std::vector<Folder> stack;
     if (auto st = open(stack, git::Tree(), base, 0, first, last, 0); !st) return st.error();
-    std::optional<git_oid> done;
     while (true) {
       Folder& f = stack.back();
       auto descended = apply_edits(stack, f);
