@@ -17,6 +17,16 @@
 
 using namespace ws::detail;
 
+namespace {
+
+// The largest request a freed `block` serves: its class holds blocks of
+// usable size 16c - 8 (ts_alloc.cpp). glibc rounds a block up, a
+// sanitizer's malloc does not, so the tests ask for what the block serves
+// rather than assume one malloc.
+std::size_t largest_served(void* block) { return (malloc_usable_size(block) + 8) / 16 * 16 - 8; }
+
+}  // namespace
+
 TEST_CASE("ts_alloc: every size gets a block at least that large, recycled or new", "[ts_alloc]") {
   ts_block_cache_clear();
   for (std::size_t size = 0; size <= 600; ++size) {
@@ -30,11 +40,9 @@ TEST_CASE("ts_alloc: every size gets a block at least that large, recycled or ne
     }
   }
   // A freed block serves the largest request of the class its usable size
-  // puts it in (16-byte classes of usable size 16c - 8; malloc may round a
-  // block up, a sanitizer's malloc does not).
+  // puts it in.
   void* big = ts_block_malloc(100);
-  std::size_t usable = malloc_usable_size(big);
-  std::size_t largest = (usable + 8) / 16 * 16 - 8;
+  std::size_t largest = largest_served(big);
   ts_block_free(big);
   void* again = ts_block_malloc(largest);
   CHECK(again == big);
@@ -61,11 +69,12 @@ TEST_CASE("ts_alloc: a freed small block is handed back, a large one is not kept
 TEST_CASE("ts_alloc: calloc zeroes a recycled block", "[ts_alloc]") {
   ts_block_cache_clear();
   auto* a = static_cast<unsigned char*>(ts_block_malloc(48));
-  std::memset(a, 0xFF, 48);
+  std::size_t size = largest_served(a);  // what the block serves, whichever malloc made it
+  std::memset(a, 0xFF, size);
   ts_block_free(a);
-  auto* b = static_cast<unsigned char*>(ts_block_calloc(6, 8));
+  auto* b = static_cast<unsigned char*>(ts_block_calloc(size / 8, 8));
   REQUIRE(b == a);
-  for (int i = 0; i < 48; ++i) REQUIRE(b[i] == 0);
+  for (std::size_t i = 0; i < size; ++i) REQUIRE(b[i] == 0);
   ts_block_free(b);
 }
 
@@ -83,15 +92,18 @@ TEST_CASE("ts_alloc: realloc keeps the contents of a recycled block", "[ts_alloc
 
 TEST_CASE("ts_alloc: a thread's cache stays bounded however much it frees", "[ts_alloc]") {
   ts_block_cache_clear();
-  std::size_t before = ts_block_cache_bytes();
+  void* probe = ts_block_malloc(32);
+  std::size_t size = largest_served(probe);  // blocks of one class, whichever malloc made them
+  ts_block_free(probe);
   std::vector<void*> blocks;
-  for (std::size_t i = 0; i < 3 * kTsBlockCacheMaxBytes / 48; ++i) blocks.push_back(ts_block_malloc(32));  // past the bound
-  for (void* b : blocks) ts_block_free(b);
+  for (std::size_t i = 0; i < 3 * kTsBlockCacheMaxBytes / 32; ++i) blocks.push_back(ts_block_malloc(size));
+  for (void* b : blocks) ts_block_free(b);  // past the bound
   CHECK(ts_block_cache_bytes() <= kTsBlockCacheMaxBytes);
   CHECK(ts_block_cache_bytes() >= kTsBlockCacheMaxBytes - 512);
-  for (std::size_t i = 0; i < blocks.size(); ++i) blocks[i] = ts_block_malloc(32);
-  // Handed out again (a block malloc gave a larger chunk than asked may sit in the next class).
-  CHECK(ts_block_cache_bytes() < before + kTsBlockCacheMaxBytes / 4);
+  for (std::size_t i = 0; i < blocks.size(); ++i) blocks[i] = ts_block_malloc(size);
+  // Handed out again, but for a block malloc made larger than asked, which
+  // sits in the next class.
+  CHECK(ts_block_cache_bytes() < kTsBlockCacheMaxBytes / 4);
   for (void* b : blocks) ts_block_free(b);
 }
 
