@@ -14,6 +14,7 @@
 
 namespace fs = std::filesystem;
 using wstest::lines;
+using wstest::sorted_lines;
 using wstest::TempRepo;
 
 namespace {
@@ -50,14 +51,6 @@ std::string complete(const std::vector<std::string>& words, const std::string& c
   REQUIRE(r.status == 0);
   CHECK(r.err == "");
   return r.out;
-}
-
-std::string sorted(const std::string& text) {
-  auto v = lines(text);
-  std::sort(v.begin(), v.end());
-  std::string out;
-  for (const auto& l : v) out += l + "\n";
-  return out;
 }
 
 // A workspace with two agents, a branch and a tag.
@@ -222,9 +215,9 @@ TEST_CASE("bash completes proposal ids: every one to show, the applicable ones t
   auto reject = wstest::run({wstest::tool("ws-apply"), "--reject", rejected}, env);
   REQUIRE(reject.status == 0);
 
-  CHECK(sorted(complete({"ws-apply", ""}, repo.path())) == sorted(second + "\n" + other + "\n"));
-  CHECK(sorted(complete({"ws-apply", "--reject", ""}, repo.path())) == sorted(second + "\n" + other + "\n"));
-  CHECK(sorted(complete({"ws-apply", "--show", ""}, repo.path())) ==
-        sorted(first + "\n" + second + "\n" + other + "\n" + rejected + "\n"));
+  CHECK(sorted_lines(complete({"ws-apply", ""}, repo.path())) == sorted_lines(second + "\n" + other + "\n"));
+  CHECK(sorted_lines(complete({"ws-apply", "--reject", ""}, repo.path())) == sorted_lines(second + "\n" + other + "\n"));
+  CHECK(sorted_lines(complete({"ws-apply", "--show", ""}, repo.path())) ==
+        sorted_lines(first + "\n" + second + "\n" + other + "\n" + rejected + "\n"));
   CHECK(complete({"ws-ls", "--proposal", other.substr(0, 10)}, repo.path()) == other + "\n");
 }

@@ -18,6 +18,7 @@
 
 namespace fs = std::filesystem;
 using wstest::lines;
+using wstest::sorted_lines;
 using wstest::TempDir;
 using wstest::TempRepo;
 
@@ -40,14 +41,6 @@ wstest::RunOptions shell_env(const std::string& cwd) {
   return o;
 }
 
-std::string sorted(const std::string& text) {
-  auto v = lines(text);
-  std::sort(v.begin(), v.end());
-  std::string out;
-  for (const auto& l : v) out += l + "\n";
-  return out;
-}
-
 // fish's candidates for the command line `line` (the cursor at its end):
 // "candidate\tdescription" or "candidate", one a line, as fish sorts them.
 std::string fish(const std::string& line, const std::string& cwd) {
@@ -67,7 +60,7 @@ std::string fish(const std::string& line, const std::string& cwd) {
 std::string fish_names(const std::string& line, const std::string& cwd) {
   std::string out;
   for (const auto& l : lines(fish(line, cwd))) out += l.substr(0, l.find('\t')) + "\n";
-  return sorted(out);
+  return sorted_lines(out);
 }
 
 // The matches zsh's completion system adds for `line` and TAB, sorted.
@@ -86,7 +79,7 @@ std::string zsh(const std::string& line, const std::string& cwd) {
   std::ifstream f(out);
   std::stringstream ss;
   ss << f.rdbuf();
-  return sorted(ss.str());
+  return sorted_lines(ss.str());
 }
 
 std::string bash(const std::vector<std::string>& words, const std::string& cwd) {

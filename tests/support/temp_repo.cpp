@@ -1,5 +1,6 @@
 #include "support/temp_repo.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -113,4 +114,12 @@ void copy_example_workspace(const TempRepo& repo) {
   fs::path src = fs::path(WS_SOURCE_DIR) / "examples" / "workspace";
   fs::copy(src, repo.path(), fs::copy_options::recursive | fs::copy_options::overwrite_existing);
 }
+std::string sorted_lines(const std::string& text) {
+  auto v = lines(text);
+  std::sort(v.begin(), v.end());
+  std::string out;
+  for (const auto& l : v) out += l + "\n";
+  return out;
+}
+
 }  // namespace wstest

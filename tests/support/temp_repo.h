@@ -49,6 +49,8 @@ class TempRepo {
 std::string chomp(std::string s);
 // Splits on '\n', dropping a final empty piece.
 std::vector<std::string> lines(const std::string& s);
+// The lines of `text` sorted bytewise, each ending in '\n'.
+std::string sorted_lines(const std::string& text);
 
 }  // namespace wstest
 
