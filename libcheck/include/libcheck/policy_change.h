@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "libcheck/diagnostic.h"
-#include "libcheck/proposal.h"
+#include "libcheck/file_stat.h"
 #include "libcheck/view.h"
 
 namespace ws {
@@ -19,8 +19,14 @@ namespace ws {
 // checkout would write ".WS/x" into .ws/).
 bool is_policy_path(std::string_view path);
 
+// The policy paths among `paths`, sorted, once each.
+std::vector<std::string> policy_paths_among(std::vector<std::string> paths);
 // The policy paths among `files` (new and old paths of renames), sorted, once each.
 std::vector<std::string> policy_paths(const std::vector<FileStat>& files);
+
+// `paths` as messages name them: "'a', 'b'", each printable (control
+// characters escaped).
+std::string quoted_path_list(const std::vector<std::string>& paths);
 
 // The lines `ws-apply --show` prints before anything else for a proposal
 // that changes `paths` (not empty), each ending with a newline.

@@ -18,27 +18,12 @@
 #include <string>
 #include <vector>
 
+#include "libcheck/file_stat.h"
 #include "libcheck/result.h"
 #include "libcheck/view.h"
 #include "libcheck/workspace.h"
 
 namespace ws {
-
-struct FileStat {
-  std::string path;
-  std::string old_path;  // for renames
-  ChangeStatus status = ChangeStatus::modified;
-  std::size_t additions = 0;
-  std::size_t deletions = 0;
-  bool binary = false;
-  std::uint32_t old_mode = 0;  // 0 when added
-  std::uint32_t new_mode = 0;  // 0 when deleted
-  std::uint64_t old_size = 0;  // bytes, as git's "Bin A -> B bytes" shows them
-  std::uint64_t new_size = 0;
-  // Either side holds a secret (ws(7), the secret kind): shown by its path
-  // only; no counts, sizes or ids, and never paired as a rename.
-  bool secret = false;
-};
 
 // git's --stat rendering of `files` (in the order given), with the summary
 // of created, deleted and mode-changed files: what libgit2 prints for

@@ -8,19 +8,12 @@
 #include "printable_path.h"
 #include "libcheck/path_policy.h"
 #include "libcheck/workspace.h"
-#include "policy_change_gate.h"
 
 namespace ws {
 
 namespace {
 
 constexpr const char* kPolicyFolder = ".ws/";
-
-std::string quoted_list(const std::vector<std::string>& paths) {
-  std::string out;
-  for (const auto& p : paths) out += (out.empty() ? "'" : ", '") + detail::printable_path(p) + "'";
-  return out;
-}
 
 void sort_unique(std::vector<std::string>& paths) {
   std::sort(paths.begin(), paths.end());
@@ -29,6 +22,12 @@ void sort_unique(std::vector<std::string>& paths) {
 
 }  // namespace
 
+std::string quoted_path_list(const std::vector<std::string>& paths) {
+  std::string out;
+  for (const auto& p : paths) out += (out.empty() ? "'" : ", '") + detail::printable_path(p) + "'";
+  return out;
+}
+
 bool is_policy_path(std::string_view path) {
   // The protected-path rule's matching: case-insensitive, and the folder's
   // own name too (a file ".ws" would replace the folder).
@@ -36,13 +35,21 @@ bool is_policy_path(std::string_view path) {
   return breaks_rule(PathRule::protected_path, path, policy);
 }
 
+std::vector<std::string> policy_paths_among(std::vector<std::string> paths) {
+  paths.erase(std::remove_if(paths.begin(), paths.end(),
+                             [](const std::string& p) { return p.empty() || !is_policy_path(p); }),
+              paths.end());
+  sort_unique(paths);
+  return paths;
+}
+
 std::vector<std::string> policy_paths(const std::vector<FileStat>& files) {
-  std::vector<std::string> out;
-  for (const auto& f : files)
-    for (const std::string* p : {&f.path, &f.old_path})
-      if (!p->empty() && is_policy_path(*p)) out.push_back(*p);
-  sort_unique(out);
-  return out;
+  std::vector<std::string> paths;
+  for (const auto& f : files) {
+    paths.push_back(f.path);
+    paths.push_back(f.old_path);
+  }
+  return policy_paths_among(std::move(paths));
 }
 
 std::string policy_change_banner(const std::vector<std::string>& paths) {
@@ -58,7 +65,7 @@ std::string every_definition_reason(const View& view) {
       if (*p == ".ws/config.json" || is_kind_manifest_path(*p)) paths.push_back(*p);
   if (paths.empty()) return {};
   sort_unique(paths);
-  return quoted_list(paths) + " changed: checking every definition";
+  return quoted_path_list(paths) + " changed: checking every definition";
 }
 
 std::optional<Diagnostic> proposed_config_diagnostic(const View& view, const ViewEntry& entry) {
@@ -69,29 +76,6 @@ std::optional<Diagnostic> proposed_config_diagnostic(const View& view, const Vie
   auto parsed = parse_workspace_config(*text);
   if (parsed) return std::nullopt;
   return make_file_diag(DiagCode::workspace_config, entry.path, parsed.error().message);
-}
-
-Status refuse_policy_change(const std::vector<proposal::TreeChange>& changes, bool allowed, const std::string& id) {
-  if (allowed) return Ok{};
-  std::vector<std::string> paths;
-  for (const auto& c : changes)
-    if (is_policy_path(c.path)) paths.push_back(c.path);
-  if (paths.empty()) return Ok{};
-  sort_unique(paths);
-  return make_error(Errc::refused,
-                    "proposal " + proposal::short_id(id) + " refused: policy change to " + quoted_list(paths) +
-                        "; review it with --show, then apply it with --allow-policy-change",
-                    id, "policy-change");
-}
-
-Status refuse_by_policy_of(const std::vector<proposal::TreeChange>& changes, const WorkspaceConfig& config,
-                           const std::string& id) {
-  for (const auto& c : changes) {
-    std::uint32_t mode = c.status == GIT_DELTA_DELETED ? std::uint32_t{GIT_FILEMODE_BLOB} : c.new_mode;
-    if (auto why = proposal::refuse_entry(c.path, mode, config.protected_paths))
-      return make_error(Errc::refused, "proposal " + proposal::short_id(id) + " refused: " + *why, c.path);
-  }
-  return Ok{};
 }
 
 }  // namespace ws
