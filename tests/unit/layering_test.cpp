@@ -126,11 +126,19 @@ std::string system_never_problem(const Source& from, const std::string& name) {
   return "";
 }
 
-// Only git reads GIT_* variables or sets libgit2's process-wide options.
+// Only git reads GIT_* variables or sets libgit2's process-wide options. A
+// variable is read by getenv or secure_getenv; its name is a GIT_* one when
+// the call's argument is such a literal, or when the call builds its name at
+// run time in a file that holds a literal starting "GIT_ (as a signature
+// built from "GIT_" + "AUTHOR" + "_NAME" would).
 std::string git_environment_problem(const Source& from) {
-  static const std::regex reads_git_env(R"(getenv\s*\(\s*"GIT_)"), sets_option(R"(git_libgit2_opts\s*\(\s*GIT_OPT_(SET|ENABLE))");
+  static const std::regex reads_git_env(R"re(getenv\s*\(\s*"GIT_)re"),
+      reads_built_name(R"re(getenv\s*\(\s*[^"\s])re"), git_literal(R"re("GIT_)re"),
+      sets_option(R"(git_libgit2_opts\s*\(\s*GIT_OPT_(SET|ENABLE))");
   if (from.layer == "git") return "";
-  if (std::regex_search(from.text, reads_git_env)) return from.name + " reads a GIT_* variable outside git";
+  if (std::regex_search(from.text, reads_git_env) ||
+      (std::regex_search(from.text, reads_built_name) && std::regex_search(from.text, git_literal)))
+    return from.name + " reads a GIT_* variable outside git";
   if (std::regex_search(from.text, sets_option)) return from.name + " sets a libgit2 option outside git";
   return "";
 }
@@ -210,6 +218,23 @@ TEST_CASE("the layering scan would catch an upward include and each never", "[la
         "libcheck/src/query/x.cpp sets a libgit2 option outside git");
   CHECK(with({"libcheck/src/workspace/x.cpp", "x.cpp", "workspace", "auto e = getenv(\"GIT_DIR\");"}) ==
         "libcheck/src/workspace/x.cpp reads a GIT_* variable outside git");
+  // The name built at run time, as a signature's once was, and read by
+  // either call.
+  CHECK(with({"libcheck/src/proposal/x.cpp", "x.cpp", "proposal",
+              "std::string prefix = std::string(\"GIT_\") + who;\n"
+              "const char* n = std::getenv((prefix + \"_NAME\").c_str());\n"}) ==
+        "libcheck/src/proposal/x.cpp reads a GIT_* variable outside git");
+  CHECK(with({"libcheck/src/compile/x.cpp", "x.cpp", "compile", "auto d = secure_getenv( \"GIT_AUTHOR_DATE\" );"}) ==
+        "libcheck/src/compile/x.cpp reads a GIT_* variable outside git");
+  CHECK(with({"libcheck/src/proposal/x.cpp", "x.cpp", "proposal",
+              "const char* k = \"GIT_CONFIG\";\nconst char* v = ::getenv(k);\n"}) ==
+        "libcheck/src/proposal/x.cpp reads a GIT_* variable outside git");
+  // A literal name of another variable beside a message naming GIT_DIR is
+  // no read of it; and git itself may read them.
+  CHECK(with({"libcheck/src/support/x.cpp", "x.cpp", "support",
+              "auto h = std::getenv(\"HOME\");\nauto m = \"GIT_DIR is ignored\";\n"}) == "");
+  CHECK(with({"libcheck/src/git/x.cpp", "x.cpp", "git",
+              "std::string n = std::string(\"GIT_\") + who;\nauto v = std::getenv(n.c_str());\n"}) == "");
   CHECK(with({"libcheck/src/query/x.cpp", "x.cpp", "query", "#include \"common/cli.h\"\n"}) ==
         "libcheck/src/query/x.cpp includes 'common/cli.h', no header of libcheck (tools are never included)");
   CHECK(with({"libcheck/src/x.cpp", "x.cpp", "", ""}) == "libcheck/src/x.cpp is in no layer of libcheck/layers.txt");

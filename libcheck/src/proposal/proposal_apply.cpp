@@ -191,7 +191,7 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
   // 5. One commit, approver as committer, moved in by compare-and-swap.
   auto pc = lookup_commit(r, candidate);
   if (!pc) return pc.error();
-  auto committer = signature(r, "COMMITTER");
+  auto committer = identity_signature(r, Identity::committer);
   if (!committer) return committer.error();
   std::string message = info.message;
   while (!message.empty() && message.back() == '\n') message.pop_back();

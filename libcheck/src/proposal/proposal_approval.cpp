@@ -91,7 +91,7 @@ Status check_distinct_approver(const Repository& repo, const ProposalInfo& info,
     required = required || *r;
   }
   if (!required) return Ok{};
-  auto approver = signature(repo.raw(), "COMMITTER");
+  auto approver = identity_signature(repo.raw(), Identity::committer);
   if (!approver) return approver.error();
   auto proposal = lookup_commit(repo.raw(), info.id);
   if (!proposal) return proposal.error();

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "git_identity.h"
 #include "git_util.h"
 #include "tree_pair_walk.h"
 #include "libcheck/proposal.h"
@@ -27,15 +28,12 @@ struct Trailers {
 Trailers parse_trailers(std::string_view message);
 std::string with_trailers(const std::string& message, const std::string& session, const std::string& branch);
 
-// "Name" and "email" from GIT_<WHO>_NAME / _EMAIL (who = "AUTHOR" or "COMMITTER"),
-// else git config user.name / user.email; the time from GIT_<WHO>_DATE
-// ("@<seconds> [+hhmm]" or "YYYY-MM-DDTHH:MM:SSZ"), else now.
-Result<git::Signature> signature(git_repository* repo, const char* who);
-
 // The id of a reference's target, or "" when it does not exist.
 std::string ref_target(git_repository* repo, const std::string& name);
 
 using git::commit_tree;
+using git::identity_signature;
+using git::Identity;
 using git::lookup_commit;
 
 // The git-layer tree walks (tree_pair_walk.h).

@@ -108,9 +108,9 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
   if (git_tree_lookup(&traw, repo, &*tree_id) < 0) return git::error(Errc::environment, "cannot read the proposal tree");
   git::Tree tree(traw);
 
-  auto author = signature(repo, "AUTHOR");
+  auto author = identity_signature(repo, Identity::author);
   if (!author) return author.error();
-  auto committer = signature(repo, "COMMITTER");
+  auto committer = identity_signature(repo, Identity::committer);
   if (!committer) return committer.error();
 
   StageResult out;
