@@ -167,8 +167,8 @@ TEST_CASE("bad input: a 100 MB file is refused by the size cap, unread", "[bad-i
   // Sparse: 100 MiB of zeros that cost no disk.
   REQUIRE(::truncate(repo.abs("agents/AGhuge.json").c_str(), 100ll << 20) == 0);
   const std::string refusal =
-      "refused path 'agents/AGhuge.json': too-large (over the size cap); split the file or raise \"size_cap\" "
-      "in .ws/config.json";
+      "refused path 'agents/AGhuge.json': too-large (104857600 bytes, over the size cap of 1048576); split the file "
+      "or raise \"size_cap\" in .ws/config.json";
 
   auto b = bounded(repo, "ws-build", {});
   CHECK(b.status == 1);

@@ -156,24 +156,27 @@ TEST_CASE("policy: a size cap raised in the change does not let a big file throu
   auto build = ws(repo, "ws-build", {});
   CHECK(build.status == 1);
   CHECK(diagnostic_lines(build.out) ==
-        std::vector<std::string>{"agents/AGbig01.json: error[WS003]: refused path 'agents/AGbig01.json': too-large "
-                                 "(over the size cap); split the file or raise \"size_cap\" in .ws/config.json"});
+        std::vector<std::string>{"agents/AGbig01.json: error[WS003]: refused path 'agents/AGbig01.json': too-large (" +
+                                 size + " bytes, over the size cap of 2000); split the file or raise \"size_cap\" "
+                                 "in .ws/config.json"});
   auto commit = ws(repo, "ws-commit", {"-m", "A big agent"});
   CHECK(commit.status == 1);
   CHECK(repo.git({"for-each-ref", "refs/ws/"}) == "");
 
-  // Committed bytes are measured from the object header, against the base's cap.
+  // Committed bytes are measured from the object header, against the base's
+  // cap, and refused in the same words.
   std::string id = hand_made_proposal(repo);
   auto shown = ws(repo, "ws-build", {"--proposal", id});
   CHECK(shown.status == 1);
-  const std::string committed = "agents/AGbig01.json: error[WS003]: file 'agents/AGbig01.json' is " + size +
-                                " bytes, over the size cap of 2000";
+  const std::string refusal = "refused path 'agents/AGbig01.json': too-large (" + size +
+                              " bytes, over the size cap of 2000); split the file or raise \"size_cap\" in "
+                              ".ws/config.json";
+  const std::string committed = "agents/AGbig01.json: error[WS003]: " + refusal;
   CHECK(diagnostic_lines(shown.out) == std::vector<std::string>{committed});
   auto applied = ws(repo, "ws-apply", {"--allow-policy-change", id});
   CHECK(applied.status == 1);
   CHECK(applied.err == "ws-apply: proposal " + id.substr(0, 12) + " does not build on " + base.substr(0, 12) +
-                           ": 1 error in 1 file (19 files checked); first: agents/AGbig01.json:1:1: WS003 file "
-                           "'agents/AGbig01.json' is " + size + " bytes, over the size cap of 2000\n");
+                           ": 1 error in 1 file (19 files checked); first: agents/AGbig01.json:1:1: WS003 " + refusal + "\n");
   check_nothing_applied(repo, base);
 }
 

@@ -321,7 +321,7 @@ TEST_CASE("file error messages name the path and the rule", "[workspace_root]") 
         "refused path 'fifo': special-file (not a regular file: a FIFO, device, socket or directory); "
         "remove it or move it out of the workspace");
   CHECK(root->read("cap/17.txt", 16).error.message() ==
-        "refused path 'cap/17.txt': too-large (over the size cap); "
+        "refused path 'cap/17.txt': too-large (17 bytes, over the size cap of 16); "
         "split the file or raise \"size_cap\" in .ws/config.json");
   CHECK(root->read("nope\n.json").error.message() ==
         "cannot read 'nope\\n.json': not-found (no such file beneath the workspace root); check the path");

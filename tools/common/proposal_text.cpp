@@ -12,14 +12,10 @@ namespace wscli {
 
 namespace {
 
-std::string short_branch(const std::string& branch) {
-  return branch.rfind("refs/heads/", 0) == 0 ? branch.substr(11) : branch;
-}
-
 // The indented line under a list entry that says where the proposal stands.
 std::string state_line(const ws::ProposalInfo& p) {
   if (p.state == ws::ProposalState::stale) {
-    std::string out = fmt::format("    stale: '{}' is now at {}{}", shown(short_branch(p.branch)),
+    std::string out = fmt::format("    stale: '{}' is now at {}{}", shown(ws::branch_display(p.branch)),
                                   p.branch_tip.empty() ? "nothing" : p.branch_tip.substr(0, 12),
                                   p.moved_by.empty() ? "" : " ('" + shown(p.moved_by) + "')");
     if (p.colliding_paths.empty()) return out + "; no path collides (--rebase can apply it)\n";
@@ -64,7 +60,7 @@ std::string age(std::int64_t when) {
 
 std::string proposal_list_entry(const ws::ProposalInfo& p) {
   return fmt::format("{}  {:<10}  {}  {}  {}  {}\n", p.id.substr(0, 12), ws::proposal_state_name(p.state),
-                     shown(p.session), shown(short_branch(p.branch)), age(p.time), shown(p.subject)) +
+                     shown(p.session), shown(ws::branch_display(p.branch)), age(p.time), shown(p.subject)) +
          state_line(p);
 }
 

@@ -13,6 +13,7 @@
 #include "libcheck/policy_change.h"
 #include "libcheck/terminal_text.h"
 #include "libcheck/proposal.h"
+#include "libcheck/proposal_json.h"
 #include "libcheck/repository.h"
 
 namespace {
@@ -70,15 +71,7 @@ int do_show(const ws::Repository& repo, const Options& o) {
   if (!shown) return wscli::report_error(kTool, shown.error());
   if (o.common.json) {
     nlohmann::json j = info_json(shown->info);
-    nlohmann::json files = nlohmann::json::array();
-    for (const auto& f : shown->files) {
-      nlohmann::json fj{{"path", f.path}, {"status", std::string(1, static_cast<char>(f.status))},
-                        {"additions", f.additions}, {"deletions", f.deletions}};
-      if (!f.old_path.empty()) fj["old_path"] = f.old_path;
-      if (f.secret) fj.update({{"additions", nullptr}, {"deletions", nullptr}, {"secret", true}});  // path only
-      files.push_back(fj);
-    }
-    j["files"] = files;
+    j["files"] = ws::file_list_json(shown->files);
     j["policy_change"] = ws::policy_paths(shown->files);
     j["message"] = shown->info.message;
     if (!o.stat) j["patch"] = shown->patch;
@@ -100,8 +93,7 @@ void print_applied(const ws::ApplyResult& a, const std::string& id, const Option
                                       {"completed", a.completed}, {"index_kept", a.index_kept}}));
     return;
   }
-  std::string branch = a.branch.rfind("refs/heads/", 0) == 0 ? a.branch.substr(11) : a.branch;
-  fmt::print("applied {} to '{}' as {}{}\n", id, wscli::shown(branch), a.commit,
+  fmt::print("applied {} to '{}' as {}{}\n", id, wscli::shown(ws::branch_display(a.branch)), a.commit,
              a.rebased ? " (rebased)" : a.completed ? " (completed)" : "");
 }
 

@@ -15,6 +15,7 @@
 #include "libcheck/json_output.h"
 #include "libcheck/policy_change.h"
 #include "libcheck/proposal.h"
+#include "libcheck/proposal_json.h"
 #include "libcheck/render.h"
 
 namespace {
@@ -82,16 +83,9 @@ int wstools::run_commit(int argc, char** argv) {
   if (!staged) return wscli::report_error(kTool, staged.error());
 
   if (o.common.json) {
-    nlohmann::json files = nlohmann::json::array();
-    for (const auto& f : staged->files) {
-      nlohmann::json fj{{"path", f.path}, {"status", std::string(1, static_cast<char>(f.status))},
-                        {"additions", f.additions}, {"deletions", f.deletions}};
-      if (f.secret) fj.update({{"additions", nullptr}, {"deletions", nullptr}, {"secret", true}});  // path only
-      files.push_back(std::move(fj));
-    }
     nlohmann::json j{{"type", "proposal"}, {"id", staged->id}, {"session", staged->session},
                      {"base", staged->base.empty() ? nlohmann::json() : nlohmann::json(staged->base)},
-                     {"branch", staged->branch}, {"files", files},
+                     {"branch", staged->branch}, {"files", ws::file_list_json(staged->files)},
                      {"policy_change", ws::policy_paths(staged->files)}};
     j["supersedes"] = staged->superseded.empty() ? nlohmann::json() : nlohmann::json(staged->superseded);
     fmt::print("{}\n", ws::json_text(std::move(j)));

@@ -30,6 +30,10 @@ namespace ws {
 // GIT_DIFF_STATS_FULL | GIT_DIFF_STATS_INCLUDE_SUMMARY at 80 columns.
 std::string stat_text(const std::vector<FileStat>& files);
 
+// A branch as messages and listings name it: "refs/heads/main" is "main";
+// any other ref, or a name already short, as it is.
+std::string branch_display(const std::string& ref);
+
 struct StageResult {
   std::string id;          // the proposal commit
   std::string session;     // the session key it is kept under ("default", "default@wt")

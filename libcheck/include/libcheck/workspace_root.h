@@ -23,11 +23,21 @@ inline constexpr std::uint64_t kDefaultSizeCap = 1u << 20;  // 1 MiB
 enum class FileRule { symlink, special_file, hard_link, too_large, not_found, io, mount_point };
 const char* file_rule_name(FileRule rule);
 
+// The one wording of a file over the size cap (ws(7), PATH POLICY), whether
+// the working tree's read, a committed blob's header or the build's probe
+// found it: "refused path 'P': too-large (S bytes, over the size cap of C);
+// split the file or raise "size_cap" in .ws/config.json".
+std::string too_large_message(std::string_view path, std::uint64_t size, std::uint64_t cap);
+// That refusal as an error (Errc::invalid, rule "too-large", subject `path`).
+Error too_large_error(std::string_view path, std::uint64_t size, std::uint64_t cap);
+
 struct FileError {
   FileRule rule;
   std::string path;
   std::uint64_t links = 0;  // hard_link: how many names the file has
   bool for_write = false;   // hard_link: refused as a file about to be replaced
+  std::uint64_t size = 0;   // too_large: the file's size, in bytes
+  std::uint64_t cap = 0;    // too_large: the size cap it is over
   std::string message() const;  // one line naming the path, the rule and what to do
 };
 

@@ -15,6 +15,7 @@
 #include "libcheck/path_policy.h"
 #include "libcheck/path_route.h"
 #include "libcheck/policy_change.h"
+#include "libcheck/workspace_root.h"
 #include "libcheck/reader.h"
 #include "libcheck/repository.h"
 #include "parallel.h"
@@ -154,11 +155,7 @@ void run_job(Job& job, const Item& item, const View& view, const KindPack& kinds
     probe.from_worktree = false;
     auto size = view.content().size_of(probe);
     if (size && *size > config.size_cap) {
-      job.error = std::make_unique<Error>(make_error(
-          Errc::invalid,
-          "file '" + std::string(side.path) + "' is " + std::to_string(*size) + " bytes, over the size cap of " +
-              std::to_string(config.size_cap),
-          std::string(side.path), "too-large"));
+      job.error = std::make_unique<Error>(too_large_error(side.path, *size, config.size_cap));
       return;
     }
   }

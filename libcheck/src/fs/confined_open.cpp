@@ -236,7 +236,13 @@ WorkspaceRoot::ReadResult read_beneath(int dir_fd, std::string_view rel, std::ui
     r.error.for_write = for_write;
     return fail(FileRule::hard_link);
   }
-  if (st.st_size < 0 || static_cast<std::uint64_t>(st.st_size) > cap) return fail(FileRule::too_large);
+  auto too_large = [&](std::uint64_t size) {
+    r.error.size = size;
+    r.error.cap = cap;
+    return fail(FileRule::too_large);
+  };
+  if (st.st_size < 0 || static_cast<std::uint64_t>(st.st_size) > cap)
+    return too_large(st.st_size < 0 ? 0 : static_cast<std::uint64_t>(st.st_size));
 
   // st_size is only a hint (the file may grow while we read), so the loop
   // enforces the cap itself: reading cap+1 bytes proves the file too large.
@@ -260,7 +266,12 @@ WorkspaceRoot::ReadResult read_beneath(int dir_fd, std::string_view rel, std::ui
     bytes.resize(old + static_cast<size_t>(n));
     if (n == 0) break;
   }
-  if (bytes.size() > cap) return fail(FileRule::too_large);
+  if (bytes.size() > cap) {
+    // It grew while read: its size now, or what was read if it shrank back.
+    struct stat now;
+    std::uint64_t size = ::fstat(o.fd.get(), &now) == 0 && now.st_size > 0 ? static_cast<std::uint64_t>(now.st_size) : 0;
+    return too_large(std::max<std::uint64_t>(size, bytes.size()));
+  }
 
   r.ok = true;
   r.bytes = std::move(bytes);

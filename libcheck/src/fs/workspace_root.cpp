@@ -44,6 +44,16 @@ const char* file_rule_name(FileRule rule) {
   return "unknown";
 }
 
+std::string too_large_message(std::string_view path, std::uint64_t size, std::uint64_t cap) {
+  return "refused path " + quoted(path) + ": " + file_rule_name(FileRule::too_large) + " (" + std::to_string(size) +
+         " bytes, over the size cap of " + std::to_string(cap) + "); split the file or raise \"size_cap\" in .ws/config.json";
+}
+
+Error too_large_error(std::string_view path, std::uint64_t size, std::uint64_t cap) {
+  return make_error(Errc::invalid, too_large_message(path, size, cap), std::string(path),
+                    file_rule_name(FileRule::too_large));
+}
+
 std::string FileError::message() const {
   const std::string p = quoted(path);
   const std::string name = file_rule_name(rule);
@@ -63,8 +73,7 @@ std::string FileError::message() const {
              " (the file has more than one link, so replacing it would change the other names too); "
              "copy the file to break the link";
     case FileRule::too_large:
-      return "refused path " + p + ": " + name +
-             " (over the size cap); split the file or raise \"size_cap\" in .ws/config.json";
+      return too_large_message(path, size, cap);
     case FileRule::not_found:
       return "cannot read " + p + ": " + name + " (no such file beneath the workspace root); check the path";
     case FileRule::mount_point:

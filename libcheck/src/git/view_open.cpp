@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "git_attributes.h"
 #include "git_util.h"
 #include "index_file.h"
 #include "index_refusal.h"
@@ -24,11 +25,6 @@
 namespace ws {
 
 namespace {
-
-bool is_gitattributes(std::string_view path) {
-  static constexpr std::string_view kName = ".gitattributes";
-  return path == kName || (path.size() > kName.size() && path.substr(path.size() - kName.size() - 1) == "/.gitattributes");
-}
 
 // Bytes from the object database, and (for working-tree entries) from the
 // confined root. Each reading thread borrows an odb of its own from the pool
@@ -50,12 +46,7 @@ class GitContentSource final : public ContentSource {
                         e.path, e.mode == kModeLink ? "symlink" : "submodule");
     if (!e.from_worktree || e.status == ChangeStatus::deleted) {
       const std::string& id = e.status == ChangeStatus::deleted ? e.base_blob_id : e.blob_id;
-      auto too_large = [&](std::uint64_t size) {
-        return make_error(Errc::invalid,
-                          "file '" + e.path + "' is " + std::to_string(size) + " bytes, over the size cap of " +
-                              std::to_string(cap_),
-                          e.path, "too-large");
-      };
+      auto too_large = [&](std::uint64_t size) { return too_large_error(e.path, size, cap_); };
       git_oid oid;
       if (!git::from_hex(id, oid)) return not_a_blob(id);
       auto odb = odbs_->borrow();
@@ -423,7 +414,7 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
   std::vector<ViewEntry> entries = std::move(base_entries).value();
   if (spec.changes_only && walk_all)
     std::erase_if(entries, [](const ViewEntry& e) {
-      return std::string_view(e.path).substr(0, 4) != ".ws/" && !is_gitattributes(e.path);
+      return std::string_view(e.path).substr(0, 4) != ".ws/" && !git::is_gitattributes_path(e.path);
     });
   if (spec.source == ViewSource::rev && pending_commit == base_commit) {
     // A revision against itself (ws-grep --base) changes nothing, and

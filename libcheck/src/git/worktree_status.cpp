@@ -13,8 +13,8 @@
 #include <optional>
 #include <thread>
 
+#include "git_attributes.h"
 #include "git_util.h"
-#include "home_directory.h"
 #include "index_file.h"
 #include "index_tree.h"
 #include "view_internal.h"
@@ -27,14 +27,9 @@ namespace ws::detail {
 
 namespace {
 
-bool file_exists(const std::string& path) {
-  struct stat st;
-  return !path.empty() && ::stat(path.c_str(), &st) == 0;
-}
-
 // Why libgit2 would answer differently from a plain comparison of bytes:
 // content filters, or settings that change what a stat or a mode means.
-std::string filters_or_settings(git_repository* repo, const std::string& common_dir) {
+std::string filters_or_settings(git_repository* repo) {
   git_config* raw = nullptr;
   if (git_repository_config_snapshot(&raw, repo) < 0) return "no configuration";
   git::Config config(raw);
@@ -49,19 +44,7 @@ std::string filters_or_settings(git_repository* repo, const std::string& common_
     if (rc == GIT_ENOTFOUND) continue;
     if (rc < 0 || (v != 0) != w.value) return w.name;
   }
-  git_config_entry* entry = nullptr;
-  if (git_config_get_entry(&entry, config.get(), "core.attributesfile") == 0) {
-    git_config_entry_free(entry);
-    return "core.attributesFile";
-  }
-  const char* xdg = std::getenv("XDG_CONFIG_HOME");
-  const std::string home = git_home_directory();
-  std::string user = xdg && *xdg ? std::string(xdg) + "/git/attributes"
-                     : !home.empty() ? home + "/.config/git/attributes"
-                                     : std::string();
-  for (const std::string& f : {common_dir + "info/attributes", std::string("/etc/gitattributes"), user})
-    if (file_exists(f)) return "attributes file '" + f + "'";
-  return {};
+  return git::attributes_file_outside_tree(repo);
 }
 
 // What the comparison with an index entry needs of a stat, as the index
@@ -202,9 +185,7 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
     return std::move(out);
   };
   if (base_commit.empty()) return not_applicable("no base commit");
-  std::string common = repository.common_dir();
-  if (!common.empty() && common.back() != '/') common += '/';
-  if (auto why = filters_or_settings(repo, common); !why.empty()) return not_applicable(why);
+  if (auto why = filters_or_settings(repo); !why.empty()) return not_applicable(why);
 
   const std::string index_path = repository.index_file();
   struct stat index_st;
@@ -216,8 +197,7 @@ Result<WorktreeStatus> worktree_status(const Repository& repository, const std::
     if (e.skip_worktree || e.assume_valid || e.intent_to_add) return not_applicable("index entry flags");
     if (e.mode == GIT_FILEMODE_COMMIT) return not_applicable("submodules");
     std::string_view p = index.path(e);
-    if (p == ".gitattributes" || (p.size() > 15 && p.substr(p.size() - 15) == "/.gitattributes"))
-      return not_applicable("a .gitattributes file");
+    if (git::is_gitattributes_path(p)) return not_applicable("a .gitattributes file");
   }
   add_index_secrets(index, out.index_secrets);
 

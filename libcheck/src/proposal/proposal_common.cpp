@@ -10,6 +10,7 @@
 #include <ctime>
 #include <set>
 
+#include "git_attributes.h"
 #include "libcheck/path_policy.h"
 #include "proposal_canonical.h"
 #include "proposal_internal.h"
@@ -145,51 +146,10 @@ Result<std::vector<FileStat>> change_stats(git_repository* repo, git_tree* base_
   return out;
 }
 
-namespace {
-
-bool file_exists(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0;
-}
-
-// `name` in any folder of libgit2's search path for a configuration level.
-bool in_search_path(int level, const char* name) {
-  git_buf buf = GIT_BUF_INIT;
-  if (git_libgit2_opts(GIT_OPT_GET_SEARCH_PATH, level, &buf) < 0) return true;  // unknown: assume it may
-  std::string dirs(buf.ptr ? buf.ptr : "", buf.size);
-  git_buf_dispose(&buf);
-  std::size_t start = 0;
-  while (start <= dirs.size()) {
-    std::size_t end = dirs.find(GIT_PATH_LIST_SEPARATOR, start);
-    if (end == std::string::npos) end = dirs.size();
-    std::string dir = dirs.substr(start, end - start);
-    if (!dir.empty() && file_exists(dir + "/" + name)) return true;
-    start = end + 1;
-  }
-  return false;
-}
-
-}  // namespace
-
 bool attributes_may_apply(git_repository* repo, const View& view) {
-  static constexpr std::string_view kName = ".gitattributes";
-  for (const auto& e : view.entries()) {
-    std::string_view p = e.path;
-    if (p.size() >= kName.size() && p.substr(p.size() - kName.size()) == kName &&
-        (p.size() == kName.size() || p[p.size() - kName.size() - 1] == '/'))
-      return true;
-  }
-  std::string common = git_repository_commondir(repo);
-  if (!common.empty() && common.back() != '/') common += '/';
-  if (file_exists(common + "info/attributes")) return true;
-  git_config* raw = nullptr;
-  if (git_repository_config_snapshot(&raw, repo) < 0) return true;
-  git::Config cfg(raw);
-  git_buf path = GIT_BUF_INIT;
-  bool configured = git_config_get_path(&path, cfg.get(), "core.attributesfile") == 0;
-  git_buf_dispose(&path);
-  if (configured) return true;
-  return in_search_path(GIT_CONFIG_LEVEL_XDG, "attributes") || in_search_path(GIT_CONFIG_LEVEL_SYSTEM, "gitattributes");
+  for (const auto& e : view.entries())
+    if (git::is_gitattributes_path(e.path)) return true;
+  return !git::attributes_file_outside_tree(repo).empty();
 }
 
 }  // namespace ws::proposal
@@ -305,8 +265,13 @@ std::string normalise_branch(const std::string& branch) {
   return "refs/heads/" + branch;
 }
 
+}  // namespace ws::proposal
+
+namespace ws {
+
 std::string branch_display(const std::string& ref) {
-  return ref.rfind("refs/heads/", 0) == 0 ? ref.substr(11) : ref;
+  static constexpr std::string_view kHeads = "refs/heads/";
+  return ref.compare(0, kHeads.size(), kHeads) == 0 ? ref.substr(kHeads.size()) : ref;
 }
 
-}  // namespace ws::proposal
+}  // namespace ws

@@ -139,6 +139,5 @@ std::optional<std::string> refuse_entry(std::string_view path, std::uint32_t mod
 
 std::string short_id(const std::string& id);
 std::string normalise_branch(const std::string& branch);  // "main" -> "refs/heads/main"
-std::string branch_display(const std::string& ref);       // "refs/heads/main" -> "main"
 
 }  // namespace ws::proposal
