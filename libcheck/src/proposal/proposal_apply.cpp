@@ -45,32 +45,49 @@ Result<std::string> write_commit(git_repository* repo, const git_signature* auth
   return git::to_hex(id);
 }
 
-}  // namespace
+// What the steps of one apply share: the repository, the proposal, and what
+// each step settles for the next.
+struct ApplyRun {
+  std::shared_ptr<Repository> shared;  // one for the whole apply (see apply_proposal)
+  git_repository* r = nullptr;
+  std::optional<WorkspaceRoot> root;   // recorded at the start, checked again before the branch moves
+  ProposalInfo info;
+  std::string id7;
+  git::Tree base_tree;
+  CheckedProposal checked;             // step 2
+  std::optional<Workspace> proposed;   // opened in step 2, rebuilt in step 4
+  std::string branch;                  // step 3: the branch it lands on
+  std::string new_parent;              // step 3: its base, or the tip it was rebased onto
+  std::string candidate;               // step 3: the commit whose tree will land
+  bool rebased = false;
+};
 
-Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& id_or_prefix,
-                                   const ApplyOptions& options, RebuildFn rebuild_clean) {
+// Step 0: the repository, the root's identity and the proposal, with no
+// apply left interrupted.
+Result<ApplyRun> start_run(const OpenOptions& open, const std::string& id_or_prefix) {
   auto repo_r = Repository::open(open.dir);
   if (!repo_r) return repo_r.error();
+  ApplyRun run;
   // One repository for the whole apply, the views included: libgit2 caches
   // parsed trees per repository, so each folder the proposal touches is
   // inflated once for the checks, the view, the record and the landing tree.
-  auto shared = std::make_shared<Repository>(std::move(repo_r).value());
-  Repository& repo = *shared;
-  git_repository* r = repo.raw();
-  if (auto st = check_interrupted_apply(repo, InterruptedApply::refuse); !st) return st.error();
-  // Recorded now, checked again just before the branch moves.
-  std::optional<WorkspaceRoot> root;
-  if (!repo.is_bare()) {
-    auto rt = WorkspaceRoot::open(repo.workdir(), detail::home_directory());
+  run.shared = std::make_shared<Repository>(std::move(repo_r).value());
+  run.r = run.shared->raw();
+  if (auto st = check_interrupted_apply(*run.shared, InterruptedApply::refuse); !st) return st.error();
+  if (!run.shared->is_bare()) {
+    auto rt = WorkspaceRoot::open(run.shared->workdir(), detail::home_directory());
     if (!rt) return rt.error();
-    root.emplace(std::move(rt).value());
+    run.root.emplace(std::move(rt).value());
   }
-  auto found = find_proposal(repo, id_or_prefix);
+  auto found = find_proposal(*run.shared, id_or_prefix);
   if (!found) return found.error();
-  ProposalInfo info = std::move(found).value();
-  std::string id7 = short_id(info.id);
+  run.info = std::move(found).value();
+  run.id7 = short_id(run.info.id);
+  return run;
+}
 
-  // 1. It must be the current proposal of its session.
+// Step 1: it must be the current proposal of its session.
+Status refuse_not_current(const ProposalInfo& info, const std::string& id7) {
   switch (info.state) {
     case ProposalState::applied:
       return refused("proposal " + id7 + " was already applied as " + short_id(info.applied_as), info.id);
@@ -82,163 +99,204 @@ Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& i
                          : "proposal " + id7 + " is superseded by " + short_id(info.superseded_by) +
                                "; review and apply that one instead",
                      info.id);
-    default: break;
+    default: return Ok{};
   }
+}
 
-  // 2. Every tree object the proposal brings is checked first
-  // (proposal_canonical.h), before the view below parses any of them.
-  auto base_tree = commit_tree(r, info.base);
+// The workspace of the proposal's view, changes only, with the cache
+// prefetched for the rebuild: `onto` is its base, `commit` its tree.
+Result<Workspace> open_proposed(const OpenOptions& open, const ApplyRun& run, const std::string& onto,
+                                const std::string& commit) {
+  OpenOptions o = open;
+  o.view = ViewSpec{ViewSource::rev, onto, commit, ""};
+  if (onto.empty()) o.view = ViewSpec{ViewSource::proposal, "", "", commit};
+  // The changes only: nothing here lists the view, and the rebuild opens
+  // the whole of it when the base's index does not stand in for it.
+  o.view.changes_only = true;
+  o.prefetch_cache = true;
+  return open_workspace(o, run.shared);
+}
+
+// Step 2: every tree object the proposal brings is checked first
+// (proposal_canonical.h), before the view parses any of them; then every
+// changed path and mode passes the proposal policy, with the workspace's
+// own protected paths as its base commit configures them; no secret's
+// bytes move; a policy change only when allowed.
+Status check_changes(const OpenOptions& open, const ApplyOptions& options, ApplyRun& run) {
+  auto base_tree = commit_tree(run.r, run.info.base);
   if (!base_tree) return base_tree.error();
-  auto checked = check_proposal(r, base_tree->get(), info.id);
+  run.base_tree = std::move(base_tree).value();
+  auto checked = check_proposal(run.r, run.base_tree.get(), run.info.id);
   if (!checked && checked.error().code == Errc::refused)
-    return refused("proposal " + id7 + " refused: " + checked.error().message, checked.error().subject);
+    return refused("proposal " + run.id7 + " refused: " + checked.error().message, checked.error().subject);
   if (!checked) return checked.error();
-  const std::vector<TreeChange>* changes = &checked->changes;
-  if (changes->empty()) return refused("proposal " + id7 + " changes nothing", info.id);
-
-  // Every changed path and mode passes the proposal policy.
-  // The workspace's own protected paths, as its base commit configures them.
-  // Opened once: unless the proposal is rebased, the rebuild below checks
-  // this same view.
+  run.checked = std::move(checked).value();
+  const std::vector<TreeChange>& changes = run.checked.changes;
+  if (changes.empty()) return refused("proposal " + run.id7 + " changes nothing", run.info.id);
+  // Opened once: unless the proposal is rebased, the rebuild checks this
+  // same view. A view that does not open leaves the defaults' protection.
   std::vector<std::string> protected_paths;
-  std::optional<Workspace> proposed;
-  {
-    OpenOptions o = open;
-    o.view = ViewSpec{ViewSource::rev, info.base.empty() ? "" : info.base, info.id, ""};
-    if (info.base.empty()) o.view = ViewSpec{ViewSource::proposal, "", "", info.id};
-    // The changes only: nothing here lists the view, and the rebuild opens
-    // the whole of it when the base's index does not stand in for it.
-    o.view.changes_only = true;
-    o.prefetch_cache = true;  // the rebuild below uses this workspace
-    auto w = open_workspace(o, shared);
-    if (w) {
-      protected_paths = w->config.protected_paths;
-      proposed.emplace(std::move(w).value());
-    }
+  if (auto w = open_proposed(open, run, run.info.base, run.info.id)) {
+    protected_paths = w->config.protected_paths;
+    run.proposed.emplace(std::move(w).value());
   }
-  for (const auto& c : *changes) {
+  for (const auto& c : changes) {
     std::uint32_t mode = c.status == GIT_DELTA_DELETED ? std::uint32_t{GIT_FILEMODE_BLOB} : c.new_mode;
     if (auto why = refuse_entry(c.path, mode, protected_paths))
-      return refused("proposal " + id7 + " refused: " + *why, c.path);
+      return refused("proposal " + run.id7 + " refused: " + *why, c.path);
   }
-  if (Status st = refuse_secret_bytes(r, base_tree->get(), *changes, id7); !st) return st.error();
-  if (auto st = refuse_policy_change(*changes, options.allow_policy_change, info.id); !st) return st.error();
+  if (Status st = refuse_secret_bytes(run.r, run.base_tree.get(), changes, run.id7); !st) return st.error();
+  return refuse_policy_change(changes, options.allow_policy_change, run.info.id);
+}
 
-  // 3. The branch tip must still be its base.
-  auto target = target_branch(r, info, options.branch);
-  if (!target) return target.error();
-  const std::string branch = std::move(target).value();
-  if (auto st = check_distinct_approver(repo, info, branch); !st) return st.error();
-  std::string tip = ref_target(r, branch);
-  std::string new_parent = info.base;
-  std::string candidate = info.id;  // the commit whose tree will land
-  bool rebased = false;
-  if (tip != info.base) {
-    std::string moved = "branch '" + branch_display(branch) + "' moved from " +
-                        (info.base.empty() ? "nothing" : short_id(info.base)) + " to " +
-                        (tip.empty() ? "nothing" : short_id(tip));
-    if (!info.moved_by.empty()) moved += " ('" + info.moved_by + "')";
-    if (!options.rebase) {
-      std::string why = "proposal " + id7 + " is stale: " + moved;
-      if (!info.colliding_paths.empty()) {
-        why += "; changed on both sides:";
-        for (auto& p : info.colliding_paths) why += " " + p;
-      } else {
-        why += "; none of its paths changed there, so --rebase can apply it";
-      }
-      return refused(why, info.id);
-    }
+// Step 3, when the branch moved: refused as stale, or with --rebase and no
+// path changed on both sides, the proposal re-made on the tip (its author
+// and committer kept) as the candidate.
+Status rebase_or_refuse(const ApplyOptions& options, const std::string& tip, ApplyRun& run) {
+  const ProposalInfo& info = run.info;
+  std::string moved = "branch '" + branch_display(run.branch) + "' moved from " +
+                      (info.base.empty() ? "nothing" : short_id(info.base)) + " to " +
+                      (tip.empty() ? "nothing" : short_id(tip));
+  if (!info.moved_by.empty()) moved += " ('" + info.moved_by + "')";
+  if (!options.rebase) {
+    std::string why = "proposal " + run.id7 + " is stale: " + moved;
     if (!info.colliding_paths.empty()) {
-      std::string why = "cannot rebase proposal " + id7 + ": " + moved + " and changed";
+      why += "; changed on both sides:";
       for (auto& p : info.colliding_paths) why += " " + p;
-      return refused(why, info.id);
+    } else {
+      why += "; none of its paths changed there, so --rebase can apply it";
     }
-    auto tree_id = landing_tree(r, tip, *checked);
-    if (!tree_id) return tree_id.error();
-    auto pc = lookup_commit(r, info.id);
-    if (!pc) return pc.error();
-    auto c = write_commit(r, git_commit_author(pc->get()), git_commit_committer(pc->get()),
-                          git_commit_message(pc->get()), *tree_id, tip);
-    if (!c) return c.error();
-    candidate = *c;
-    new_parent = tip;
-    rebased = true;
+    return refused(why, info.id);
   }
-
-  // 4. Rebuilt through the same readers, against the base it will land on.
-  {
-    if (rebased || !proposed) {
-      proposed.reset();
-      OpenOptions o = open;
-      o.view = ViewSpec{ViewSource::rev, new_parent, candidate, ""};
-      if (new_parent.empty()) o.view = ViewSpec{ViewSource::proposal, "", "", candidate};
-      o.view.changes_only = true;
-      o.prefetch_cache = true;
-      auto w = open_workspace(o, shared);
-      if (!w) return w.error();
-      proposed.emplace(std::move(w).value());
-      // The policy is the one of the tip it lands on.
-      if (auto st = refuse_by_policy_of(*changes, proposed->config, info.id); !st) return st.error();
-    }
-    RebuildVerdict v = rebuild_clean(*proposed);
-    if (!v.clean)
-      return refused("proposal " + id7 + " does not build on " +
-                         (new_parent.empty() ? std::string("an empty branch") : short_id(new_parent)) + ": " +
-                         v.reason,
-                     info.id);
+  if (!info.colliding_paths.empty()) {
+    std::string why = "cannot rebase proposal " + run.id7 + ": " + moved + " and changed";
+    for (auto& p : info.colliding_paths) why += " " + p;
+    return refused(why, info.id);
   }
-
-  // 5. One commit, approver as committer, moved in by compare-and-swap.
-  auto pc = lookup_commit(r, candidate);
+  auto tree_id = landing_tree(run.r, tip, run.checked);
+  if (!tree_id) return tree_id.error();
+  auto pc = lookup_commit(run.r, info.id);
   if (!pc) return pc.error();
-  auto committer = identity_signature(r, Identity::committer);
-  if (!committer) return committer.error();
-  std::string message = info.message;
-  while (!message.empty() && message.back() == '\n') message.pop_back();
-  message += "\n\n" + approval_trailers(info.id, committer->get());
-  // Fresh canonical trees, never the proposal's own objects.
-  auto final_tree = landing_tree(r, new_parent, *checked);
-  if (!final_tree) return final_tree.error();
-  auto commit = write_commit(r, git_commit_author(pc->get()), committer->get(), message, *final_tree, new_parent);
-  if (!commit) return commit.error();
-  // The record and the index lock: from here a kill is recoverable.
-  auto journal = ApplyJournal::begin(repo, {info.id, branch, new_parent, *commit, &*changes});
-  if (!journal) return journal.error();
+  auto c = write_commit(run.r, git_commit_author(pc->get()), git_commit_committer(pc->get()),
+                        git_commit_message(pc->get()), *tree_id, tip);
+  if (!c) return c.error();
+  run.candidate = *c;
+  run.new_parent = tip;
+  run.rebased = true;
+  return Ok{};
+}
 
-  if (root) {
-    if (auto st = root->verify_unchanged(); !st) return st.error();
+// Step 3: the branch tip must still be its base (else rebase_or_refuse);
+// the approver may have to differ from the author.
+Status check_branch(const ApplyOptions& options, ApplyRun& run) {
+  auto target = target_branch(run.r, run.info, options.branch);
+  if (!target) return target.error();
+  run.branch = std::move(target).value();
+  if (auto st = check_distinct_approver(*run.shared, run.info, run.branch); !st) return st.error();
+  run.new_parent = run.info.base;
+  run.candidate = run.info.id;
+  std::string tip = ref_target(run.r, run.branch);
+  if (tip == run.info.base) return Ok{};
+  return rebase_or_refuse(options, tip, run);
+}
+
+// Step 4: rebuilt through the same readers, against the base it will land
+// on; a rebased proposal (or one whose view did not open in step 2) is
+// opened again on its new base, whose policy it must then pass too.
+Status rebuild(const OpenOptions& open, const RebuildFn& rebuild_clean, ApplyRun& run) {
+  if (run.rebased || !run.proposed) {
+    run.proposed.reset();
+    auto w = open_proposed(open, run, run.new_parent, run.candidate);
+    if (!w) return w.error();
+    run.proposed.emplace(std::move(w).value());
+    // The policy is the one of the tip it lands on.
+    if (auto st = refuse_by_policy_of(run.checked.changes, run.proposed->config, run.info.id); !st) return st.error();
   }
+  RebuildVerdict v = rebuild_clean(*run.proposed);
+  if (v.clean) return Ok{};
+  return refused("proposal " + run.id7 + " does not build on " +
+                     (run.new_parent.empty() ? std::string("an empty branch") : short_id(run.new_parent)) + ": " +
+                     v.reason,
+                 run.info.id);
+}
+
+// Step 5, first half: the commit that lands, the approver as committer,
+// on a fresh canonical tree (never the proposal's own objects).
+Result<std::string> write_landing_commit(const ApplyRun& run) {
+  auto pc = lookup_commit(run.r, run.candidate);
+  if (!pc) return pc.error();
+  auto committer = identity_signature(run.r, Identity::committer);
+  if (!committer) return committer.error();
+  std::string message = run.info.message;
+  while (!message.empty() && message.back() == '\n') message.pop_back();
+  message += "\n\n" + approval_trailers(run.info.id, committer->get());
+  auto final_tree = landing_tree(run.r, run.new_parent, run.checked);
+  if (!final_tree) return final_tree.error();
+  return write_commit(run.r, git_commit_author(pc->get()), committer->get(), message, *final_tree, run.new_parent);
+}
+
+// Step 5, second half: the branch moved from its base to `commit` by
+// compare-and-swap, after the root is checked to be the one recorded.
+Status move_branch(const ApplyRun& run, const std::string& commit) {
+  if (run.root) {
+    if (auto st = run.root->verify_unchanged(); !st) return st.error();
+  }
+  const std::string& branch = run.branch;
   git_oid new_oid;
-  git::from_hex(*commit, new_oid);
+  git::from_hex(commit, new_oid);
   git_reference* ref = nullptr;
-  std::string log = "ws-apply: proposal " + info.id;
+  std::string log = "ws-apply: proposal " + run.info.id;
   int rc;
-  if (new_parent.empty()) {
-    rc = git_reference_create(&ref, r, branch.c_str(), &new_oid, 0, log.c_str());
+  if (run.new_parent.empty()) {
+    rc = git_reference_create(&ref, run.r, branch.c_str(), &new_oid, 0, log.c_str());
   } else {
     git_oid expect;
-    git::from_hex(new_parent, expect);
-    rc = git_reference_create_matching(&ref, r, branch.c_str(), &new_oid, 1, &expect, log.c_str());
+    git::from_hex(run.new_parent, expect);
+    rc = git_reference_create_matching(&ref, run.r, branch.c_str(), &new_oid, 1, &expect, log.c_str());
   }
   if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS)
-    return refused("branch '" + branch_display(branch) + "' moved while proposal " + id7 +
+    return refused("branch '" + branch_display(branch) + "' moved while proposal " + run.id7 +
                        " was being applied; nothing was written to it; run ws-apply again to see why",
-                   info.id);
+                   run.info.id);
   if (rc == GIT_ELOCKED)
     return refused("branch '" + branch_display(branch) + "' is locked by another process (" +
-                       lock_description(repo.common_dir() + branch + ".lock", repo.workdir()) +
+                       lock_description(run.shared->common_dir() + branch + ".lock", run.shared->workdir()) +
                        "); if no git or ws-apply is running, remove the lock file and retry",
-                   info.id);
+                   run.info.id);
   if (rc < 0) return git::error(Errc::environment, "cannot move branch '" + branch_display(branch) + "'");
   git_reference_free(ref);
+  return Ok{};
+}
+
+}  // namespace
+
+Result<ApplyResult> apply_proposal(const OpenOptions& open, const std::string& id_or_prefix,
+                                   const ApplyOptions& options, RebuildFn rebuild_clean) {
+  auto started = start_run(open, id_or_prefix);
+  if (!started) return started.error();
+  ApplyRun& run = *started;
+  // 1. It must be the current proposal of its session.
+  if (auto st = refuse_not_current(run.info, run.id7); !st) return st.error();
+  // 2. Its trees are canonical, its paths pass the policy.
+  if (auto st = check_changes(open, options, run); !st) return st.error();
+  // 3. The branch tip must still be its base (or --rebase re-makes it there).
+  if (auto st = check_branch(options, run); !st) return st.error();
+  // 4. Rebuilt through the same readers, against the base it will land on.
+  if (auto st = rebuild(open, rebuild_clean, run); !st) return st.error();
+  // 5. One commit, approver as committer, moved in by compare-and-swap.
+  auto commit = write_landing_commit(run);
+  if (!commit) return commit.error();
+  // The record and the index lock: from here a kill is recoverable.
+  auto journal = ApplyJournal::begin(*run.shared, {run.info.id, run.branch, run.new_parent, *commit, &run.checked.changes});
+  if (!journal) return journal.error();
+  if (auto st = move_branch(run, *commit); !st) return st.error();
 
   ApplyResult out;
-  out.proposal = info.id;
+  out.proposal = run.info.id;
   out.commit = *commit;
-  out.branch = branch;
-  out.base = new_parent;
-  out.rebased = rebased;
-
+  out.branch = run.branch;
+  out.base = run.new_parent;
+  out.rebased = run.rebased;
   // 6. Marked applied by ws-apply's own ref, the only record of it (a
   // Proposal-Id trailer is text anyone can write); 7. the index follows when the
   // branch is checked out here; then the record goes. The branch has moved

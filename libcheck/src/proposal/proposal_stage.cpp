@@ -30,38 +30,40 @@ Status check_committed_tree(const Workspace& ws) {
   return Ok{};
 }
 
-}  // namespace
-
-Result<StageResult> stage_proposal(const Workspace& ws, const std::string& message) {
-  git_repository* repo = ws.repo->raw();
-  const View& view = ws.view;
-  auto changes = view.changes();
-  if (changes.empty())
-    return make_error(Errc::refused, "nothing to propose: the view has no pending changes");
+// Step 1: the request itself. The session's key (kept per worktree: a
+// linked worktree's session is not the main one's), or why nothing is staged.
+Result<std::string> check_request(const Workspace& ws, const std::vector<const ViewEntry*>& changes,
+                                  const std::string& message) {
+  if (changes.empty()) return make_error(Errc::refused, "nothing to propose: the view has no pending changes");
   if (message.find_first_not_of(" \t\n") == std::string::npos)
     return make_error(Errc::usage, "empty proposal message: say what the change does with -m");
-  // Kept per worktree: a linked worktree's session is not the main one's.
-  auto key = session_key(repo, ws.session);
-  if (!key) return key.error();
+  return session_key(ws.repo->raw(), ws.session);
+}
 
-  // Refuse the whole set before writing a single object.
+// Step 2: refuse the whole set before writing a single object.
+Status refuse_changes(const Workspace& ws, const std::vector<const ViewEntry*>& changes) {
   if (auto st = check_committed_tree(ws); !st) return st.error();
   for (const ViewEntry* e : changes) {
     std::uint32_t mode = e->status == ChangeStatus::deleted ? kModeFile : e->mode;
     if (auto why = refuse_entry(e->path, mode, ws.config.protected_paths)) return make_error(Errc::refused, *why, e->path);
-    if (e->status != ChangeStatus::deleted && view.holds_secret_bytes(*e))
+    if (e->status != ChangeStatus::deleted && ws.view.holds_secret_bytes(*e))
       return make_error(Errc::refused, secret_bytes_refusal(e->path), e->path, "secret");
     if (!e->old_path.empty())
       if (auto why = refuse_entry(e->old_path, kModeFile, ws.config.protected_paths))
         return make_error(Errc::refused, *why, e->old_path);
   }
+  return Ok{};
+}
 
-  // Read every changed file once; these exact bytes are what the proposal holds.
+// Step 3: every changed file read once; these exact bytes are what the
+// proposal holds. A file whose bytes changed since the view was read, or a
+// root that moved, refuses the set.
+Result<std::vector<std::string>> read_changed_bytes(const Workspace& ws, const std::vector<const ViewEntry*>& changes) {
   std::vector<std::string> contents(changes.size());
   for (std::size_t i = 0; i < changes.size(); ++i) {
     const ViewEntry& e = *changes[i];
     if (e.status == ChangeStatus::deleted) continue;
-    auto bytes = view.read(e);
+    auto bytes = ws.view.read(e);
     if (!bytes) return make_error(Errc::refused, bytes.error().message, e.path, bytes.error().rule);
     if (!e.blob_id.empty() && Repository::hash_blob(*bytes) != e.blob_id)
       return make_error(Errc::refused,
@@ -71,6 +73,13 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
   if (ws.root) {
     if (auto st = ws.root->verify_unchanged(); !st) return st.error();
   }
+  return contents;
+}
+
+// Step 4: the blobs written and the tree edits that place them: an add or
+// a replacement per file, a removal per deleted file or renamed-from path.
+Result<std::vector<TreeEdit>> write_blobs(git_repository* repo, const std::vector<const ViewEntry*>& changes,
+                                          const std::vector<std::string>& contents) {
   std::vector<TreeEdit> edits;
   edits.reserve(changes.size() * 2);
   for (std::size_t i = 0; i < changes.size(); ++i) {
@@ -94,34 +103,33 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
       edits.push_back(std::move(t));
     }
   }
+  return edits;
+}
 
-  const std::string& base = view.base_commit();
-  auto base_tree = commit_tree(repo, base);
-  if (!base_tree) return base_tree.error();
-  git::Tree start = std::move(base_tree).value();
-  // Only the folders holding a change are written; git_tree_create_updated
-  // copied each into a tree builder, sorted it and checked every entry's
-  // object exists before writing it.
-  auto tree_id = write_edited_tree(repo, start.get(), std::move(edits));
+// Step 5: the proposal's tree, the base's with the edits applied. Only the
+// folders holding a change are written; git_tree_create_updated copied
+// each into a tree builder, sorted it and checked every entry's object
+// exists before writing it.
+Result<git::Tree> write_tree(git_repository* repo, git_tree* base, std::vector<TreeEdit> edits) {
+  auto tree_id = write_edited_tree(repo, base, std::move(edits));
   if (!tree_id) return tree_id.error();
   git_tree* traw = nullptr;
   if (git_tree_lookup(&traw, repo, &*tree_id) < 0) return git::error(Errc::environment, "cannot read the proposal tree");
-  git::Tree tree(traw);
+  return git::Tree(traw);
+}
 
+// Step 6: the proposal commit, its parent the base, the session and branch
+// in its trailers; written to the object database, on no ref yet.
+Result<git_oid> write_commit(git_repository* repo, const StageResult& out, git_tree* tree, const std::string& message) {
   auto author = identity_signature(repo, Identity::author);
   if (!author) return author.error();
   auto committer = identity_signature(repo, Identity::committer);
   if (!committer) return committer.error();
-
-  StageResult out;
-  out.session = *key;
-  out.base = base;
-  out.branch = ws.repo->head_branch();
   std::string full_message = with_trailers(message, out.session, out.branch);
   git::Commit parent;
   std::vector<const git_commit*> parents;
-  if (!base.empty()) {
-    auto p = lookup_commit(repo, base);
+  if (!out.base.empty()) {
+    auto p = lookup_commit(repo, out.base);
     if (!p) return p.error();
     parent = std::move(p).value();
     parents.push_back(parent.get());
@@ -129,24 +137,29 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
   git_oid commit_id;
   git::clear_error();
   if (git_commit_create(&commit_id, repo, nullptr, author->get(), committer->get(), nullptr, full_message.c_str(),
-                        tree.get(), parents.size(), parents.data()) < 0)
+                        tree, parents.size(), parents.data()) < 0)
     return git::error(Errc::environment, "cannot write the proposal commit");
-  out.id = git::to_hex(commit_id);
+  return commit_id;
+}
 
-  // Archive the session's previous proposal before replacing it, so that at
-  // every instant it is either current or superseded, never lost. A lock
-  // left on the session's ref (by a killed ws-commit) stops us first, so the
-  // current proposal is not archived while it stays current.
+Error session_locked(const std::string& session, const std::string& current_ref) {
+  return make_error(Errc::refused, "session '" + session + "' is locked by another process ('" + current_ref +
+                                       ".lock'); if no ws-commit is running, remove the lock file and retry");
+}
+
+// Step 7: the session's ref moved to the new proposal by compare-and-swap.
+// The previous proposal is archived first, so that at every instant it is
+// either current or superseded, never lost. A lock left on the session's
+// ref (by a killed ws-commit) stops us first, so the current proposal is
+// not archived while it stays current. Sets out.superseded.
+Status publish(const Workspace& ws, const git_oid& commit_id, const std::string& message, StageResult& out) {
+  git_repository* repo = ws.repo->raw();
   std::string current_ref = kCurrentPrefix + out.session;
-  auto locked = [&] {
-    return make_error(Errc::refused, "session '" + out.session + "' is locked by another process ('" + current_ref +
-                                         ".lock'); if no ws-commit is running, remove the lock file and retry");
-  };
   {
     std::string dir = ws.repo->common_dir();
     if (!dir.empty() && dir.back() != '/') dir += '/';
     struct stat st;
-    if (::lstat((dir + current_ref + ".lock").c_str(), &st) == 0) return locked();
+    if (::lstat((dir + current_ref + ".lock").c_str(), &st) == 0) return session_locked(out.session, current_ref);
   }
   std::string previous = ref_target(repo, current_ref);
   if (!previous.empty() && previous != out.id) {
@@ -172,19 +185,53 @@ Result<StageResult> stage_proposal(const Workspace& ws, const std::string& messa
   if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS)
     return make_error(Errc::refused, "session '" + out.session +
                                          "' staged another proposal at the same time; run ws-commit again");
-  if (rc == GIT_ELOCKED) return locked();
+  if (rc == GIT_ELOCKED) return session_locked(out.session, current_ref);
   if (rc < 0) return git::error(Errc::environment, "cannot update " + current_ref);
   git_reference_free(raw);
+  return Ok{};
+}
 
-  // From the bytes already in hand, path by path: a diff of the two whole
-  // trees would walk every folder the changes touch, and its attribute
-  // lookups would read the whole index.
-  // A changes-only view holds every .gitattributes only when it is of the
-  // working tree (ViewSpec::changes_only); of any other, assume one applies.
+// Step 8: the diffstat, from the bytes already in hand, path by path: a
+// diff of the two whole trees would walk every folder the changes touch,
+// and its attribute lookups would read the whole index. A changes-only
+// view holds every .gitattributes only when it is of the working tree
+// (ViewSpec::changes_only); of any other, assume one applies.
+Result<std::vector<FileStat>> stats_of(const Workspace& ws, git_tree* base, const std::vector<const ViewEntry*>& changes,
+                                       const std::vector<std::string>& contents) {
+  git_repository* repo = ws.repo->raw();
   bool attributes = ws.view_spec.changes_only && ws.view_spec.source != ViewSource::worktree
                         ? true
-                        : attributes_may_apply(repo, view);
-  auto stats = change_stats(repo, start.get(), changes, contents, attributes, view.secret_blobs());
+                        : attributes_may_apply(repo, ws.view);
+  return change_stats(repo, base, changes, contents, attributes, ws.view.secret_blobs());
+}
+
+}  // namespace
+
+Result<StageResult> stage_proposal(const Workspace& ws, const std::string& message) {
+  git_repository* repo = ws.repo->raw();
+  auto changes = ws.view.changes();
+  auto key = check_request(ws, changes, message);
+  if (!key) return key.error();
+  if (auto st = refuse_changes(ws, changes); !st) return st.error();
+  auto contents = read_changed_bytes(ws, changes);
+  if (!contents) return contents.error();
+  auto edits = write_blobs(repo, changes, *contents);
+  if (!edits) return edits.error();
+
+  StageResult out;
+  out.session = std::move(key).value();
+  out.base = ws.view.base_commit();
+  out.branch = ws.repo->head_branch();
+  auto base_tree = commit_tree(repo, out.base);
+  if (!base_tree) return base_tree.error();
+  auto tree = write_tree(repo, base_tree->get(), std::move(edits).value());
+  if (!tree) return tree.error();
+  auto commit_id = write_commit(repo, out, tree->get(), message);
+  if (!commit_id) return commit_id.error();
+  out.id = git::to_hex(*commit_id);
+  if (auto st = publish(ws, *commit_id, message, out); !st) return st.error();
+
+  auto stats = stats_of(ws, base_tree->get(), changes, *contents);
   if (!stats) return stats.error();
   out.files = std::move(stats).value();
   out.stat = stat_text(out.files);
