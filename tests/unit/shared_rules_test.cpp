@@ -49,13 +49,17 @@ namespace {
 class SearchPath {
  public:
   SearchPath(git_config_level_t level, const std::string& dir) : level_(level) {
+    git_libgit2_init();  // the options need libgit2 up, whichever test runs first
     git_buf buf = GIT_BUF_INIT;
     REQUIRE(git_libgit2_opts(GIT_OPT_GET_SEARCH_PATH, level, &buf) == 0);
     old_.assign(buf.ptr ? buf.ptr : "", buf.size);
     git_buf_dispose(&buf);
     REQUIRE(git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, level, dir.c_str()) == 0);
   }
-  ~SearchPath() { git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, level_, old_.c_str()); }
+  ~SearchPath() {
+    git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, level_, old_.c_str());
+    git_libgit2_shutdown();
+  }
   SearchPath(const SearchPath&) = delete;
   SearchPath& operator=(const SearchPath&) = delete;
 
