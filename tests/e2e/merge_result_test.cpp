@@ -216,3 +216,28 @@ TEST_CASE("merge result: docs/ci.md's GitLab recipe refuses a request that break
   CHECK(report[0]["location"]["path"] == "ai-tools/TLescalate01.cs");
   CHECK(report[0]["location"]["lines"]["begin"] == 3);
 }
+
+TEST_CASE("merge result: ws-apply --rebase refuses a proposal that the branch's new referrer breaks",
+          "[merge][proposal]") {
+  Diverged d;
+  d.rename_billing();
+  wstest::RunOptions as_approver;
+  as_approver.env = {{"GIT_COMMITTER_NAME", "Ada Approver"}, {"GIT_COMMITTER_EMAIL", "approver@example.com"}};
+  auto staged = wstest::ws("ws-commit", {"-m", "Rename the billing agent to Payments"}, d.repo.path(), as_approver);
+  INFO(staged.err);
+  REQUIRE(staged.status == 0);
+  const std::string id = staged.out.substr(9, staged.out.find('\n') - 9);
+  // Meanwhile the branch gains a tool calling the agent by its old name.
+  d.repo.git({"stash", "-u", "-q"});
+  d.repo.write("ai-tools/TLescalate01.cs", kBillingEscalation);
+  const std::string tip = d.repo.commit_all("Add a billing escalation tool");
+  d.repo.git({"stash", "pop", "-q"});
+
+  auto r = wstest::ws("ws-apply", {"--rebase", id}, d.repo.path(), as_approver);
+  INFO(r.out << r.err);
+  CHECK(r.status == 1);
+  CHECK(r.err == "ws-apply: proposal " + id.substr(0, 12) + " does not build on " + tip.substr(0, 12) +
+                     ": 1 error in 1 file (4 files changed); first: ai-tools/TLescalate01.cs:3:14: WS013 "
+                     "unresolved reference 'Agents.Billing'\n");
+  CHECK(chomp(d.repo.git({"rev-parse", "main"})) == tip);
+}
