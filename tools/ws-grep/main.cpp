@@ -13,6 +13,7 @@
 #include "common/tools.h"
 #include "common/count_option.h"
 #include "libcheck/grep.h"
+#include "ws-grep/rg_flags.h"
 
 namespace {
 
@@ -33,6 +34,7 @@ struct Options {
   std::vector<std::string> ref, defines;
   std::optional<std::size_t> max;
   bool stats = false;
+  wsgrep::RgFlags rg;  // -L, --files, -g, -H/-I, -s
 };
 
 ws::SyntaxClass class_of(const std::string& s) {
@@ -75,6 +77,7 @@ void add_options(CLI::App& app, Options& o) {
   wscli::add_count_option(app, "-A,--after-context", o.after, "show N lines after each match");
   wscli::add_count_option(app, "-B,--before-context", o.before, "show N lines before each match");
   wscli::add_count_option(app, "-C,--context", o.context, "show N lines before and after each match");
+  wsgrep::add_rg_flags(app, o.rg);
   app.add_option("--kind", o.kinds, "only definitions of KIND (repeatable)")->type_name("KIND")->allow_extra_args(false);
   app.add_option("--in", o.in, "a match counts only inside CLASS (repeatable)")
       ->type_name("CLASS")
@@ -126,7 +129,7 @@ int wstools::run_grep(int argc, char** argv) {
       "to definitions. .secrets/ is never opened; links and submodules are never followed; files with "
       "several hard links and binary files are skipped (listed by --stats).\n"
       "-C is context, as in grep and rg; --directory DIR is the other tools' -C DIR.\n"
-      "--json records: \"match\" (one per match), \"context\", \"file\" (with -l or -c), \"Grep-Truncated\", "
+      "--json records: \"match\" (one per match), \"context\", \"file\" (with -l, -L or -c), \"Grep-Truncated\", "
       "and a final \"summary\".\n"
       "Exit status: 0 a match, 1 no match, 2 an error (then one line on stderr says which).");
   add_options(app, o);
@@ -136,7 +139,7 @@ int wstools::run_grep(int argc, char** argv) {
   g.patterns = o.regexps;
   std::vector<std::string> specs_in = o.args;
   bool structural = !o.ref.empty() || !o.defines.empty();
-  if (g.patterns.empty() && !structural) {
+  if (g.patterns.empty() && !structural && !o.rg.list_files) {
     if (specs_in.empty()) {
       fmt::print(stderr, "{}: missing PATTERN; see '{} --help'\n", kTool, kTool);
       return wscli::kExitUsage;
@@ -169,6 +172,10 @@ int wstools::run_grep(int argc, char** argv) {
   g.ref = o.ref;
   g.defines = o.defines;
   g.max = o.max;
+  // -q asks only whether there is a match: the first one ends the search,
+  // unless --stats asks for the counts of a whole one (as rg).
+  g.stop_at_first = o.common.quiet && !o.stats;
+  if (auto applied = wsgrep::apply_rg_flags(app, o.rg, g); !applied) return wscli::report_error(kTool, applied.error());
 
   o.base_only = app.get_option("--base")->count() > 0;
   wscli::ViewOptions view = o.view;

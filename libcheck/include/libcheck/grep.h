@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "libcheck/definition.h"
+#include "libcheck/ignore_glob.h"
 #include "libcheck/kinds.h"
 #include "libcheck/pathspec.h"
 #include "libcheck/result.h"
@@ -29,11 +30,18 @@
 namespace ws {
 
 enum class GrepMode {
-  lines,          // path:line:text (default)
-  only_matching,  // -o: path:line:match, one per match
-  files,          // -l: paths with a result
-  count,          // -c: path:count (matching lines; matches with -o)
+  lines,                // path:line:text (default)
+  only_matching,        // -o: path:line:match, one per match
+  files,                // -l: paths with a result
+  files_without_match,  // -L: paths of the files searched without one
+  count,                // -c: path:count (matching lines; matches with -o)
+  list,                 // --files: the paths that would be searched; nothing is matched
 };
+
+// Modes that print paths alone, one a line (NUL-ended with -z).
+inline bool prints_paths_only(GrepMode m) {
+  return m == GrepMode::files || m == GrepMode::files_without_match || m == GrepMode::list;
+}
 
 struct GrepOptions {
   // What to match. Several patterns are an alternation, as with rg -e.
@@ -56,6 +64,8 @@ struct GrepOptions {
   std::vector<std::string> ref;
   std::vector<std::string> defines;
   std::vector<Pathspec> pathspecs;
+  // -g/--glob: every argument's globs in command-line order (search_glob.h).
+  std::vector<IgnoreGlob> globs;
 
   // How to print.
   GrepMode mode = GrepMode::lines;
@@ -63,6 +73,9 @@ struct GrepOptions {
   bool line_number = true;     // -n (default) / -N
   bool column = false;         // --column (always on for --ref and --defines)
   bool nul = false;            // -z: NUL after each path instead of ':' (rg -0)
+  // -I/--no-filename: lines and counts without their path (rg -I); paths
+  // alone (-l, -L, --files) and JSON records still carry it.
+  bool filename = true;
   // Text output names paths from this folder, as rg and git grep do in a
   // subfolder; JSON and -z output from the root (ws(7), PATHSPECS).
   PathPrefix shown_from;
@@ -75,6 +88,9 @@ struct GrepOptions {
   std::size_t before = 0;      // -B
   std::size_t after = 0;       // -A
   std::optional<std::size_t> max;  // --max: results printed in all (0: only the Grep-Truncated record)
+  // -q without --stats, as rg: the search stops at the first result; no
+  // file is read after one has a result, and the results count those found.
+  bool stop_at_first = false;
 };
 
 // A compiled search. Shared, immutable and safe to use from many threads.
@@ -169,12 +185,17 @@ struct GrepSummary {
 //     1-based in bytes, text is the line without its newline; "symbol" is added
 //     for --ref/--defines;
 //   {"type":"context","path","line","text"} with -A/-B/-C;
-//   {"type":"file","path","kind","name","count"} with -l or -c;
+//   {"type":"file","path","kind","name","count"} with -l, -L (count 0) or -c;
 //   {"type":"Grep-Truncated","omitted","max"} when capped;
 //   {"type":"summary","files_searched","files_matched","results","binary_skipped",
 //    "links_skipped" (symlinks, submodules and hard links)} always last.
-// Fails (Errc::usage) on an unknown or secret kind, a bad symbol, or nothing
-// to search for; per-file trouble goes to GrepSummary::errors.
+// With -L a result is a file without a match; with --files (GrepMode::list)
+// it is a file that would be searched, listed without reading it (unless
+// it is a working-tree file of a view with secrets: it is read to make sure
+// it holds no secret's bytes), in text only.
+// Fails (Errc::usage) on an unknown or secret kind, a bad symbol, nothing to
+// search for, or --files with --json; per-file trouble goes to
+// GrepSummary::errors.
 Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const GrepOptions& options,
                               std::ostream& out);
 

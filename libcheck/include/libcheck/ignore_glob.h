@@ -20,6 +20,7 @@
 // `git check-ignore --no-index`.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,16 @@ struct IgnoreGlob {
 // Errc::invalid naming the pattern and the rule it breaks, for an empty
 // pattern, one with control characters, or one with an empty segment.
 Result<IgnoreGlob> parse_ignore_glob(std::string_view text);
+
+// The same rules for a glob from elsewhere (ws-grep -g): `bad` turns the
+// rule broken ("holds a control character") into the caller's error.
+Result<IgnoreGlob> parse_glob(std::string_view text, const std::function<Error(const std::string& rule)>& bad);
+
+// The last of `globs` that matches `path`, a repository-relative path of a
+// file, or of a folder when `is_folder`; null when none does. The one
+// matcher both gitignore's rule (is_ignored_path) and rg's -g rule
+// (search_glob.h) decide with.
+const IgnoreGlob* last_matching_glob(const std::vector<IgnoreGlob>& globs, std::string_view path, bool is_folder);
 
 // Whether `path` (a file's repository-relative path) is ignored by `globs`.
 bool is_ignored_path(const std::vector<IgnoreGlob>& globs, std::string_view path);

@@ -17,11 +17,6 @@ std::vector<std::string> split_segments(std::string_view s) {
   }
 }
 
-Error bad_glob(std::string_view text, const std::string& why) {
-  return make_error(Errc::invalid,
-                    "invalid .ws/config.json: 'ignore' pattern '" + std::string(text) + "' " + why,
-                    ".ws/config.json");
-}
 
 bool segment_matches(const std::string& pattern, std::string_view name) {
   std::string n(name);
@@ -70,10 +65,17 @@ bool decided_ignored(const std::vector<IgnoreGlob>& globs, const std::vector<std
 }  // namespace
 
 Result<IgnoreGlob> parse_ignore_glob(std::string_view text) {
+  return parse_glob(text, [&](const std::string& rule) {
+    return make_error(Errc::invalid, "invalid .ws/config.json: 'ignore' pattern '" + std::string(text) + "' " + rule,
+                      ".ws/config.json");
+  });
+}
+
+Result<IgnoreGlob> parse_glob(std::string_view text, const std::function<Error(const std::string& rule)>& bad) {
   IgnoreGlob g;
   g.text = std::string(text);
   for (unsigned char c : text)
-    if (c < 0x20 || c == 0x7f) return bad_glob(text, "holds a control character");
+    if (c < 0x20 || c == 0x7f) return bad("holds a control character");
   std::string_view p = text;
   if (!p.empty() && p.front() == '!') {
     g.negated = true;
@@ -86,12 +88,26 @@ Result<IgnoreGlob> parse_ignore_glob(std::string_view text) {
   // A '/' at the start or in the middle anchors the pattern at the root.
   g.anchored = p.find('/') != std::string_view::npos;
   if (!p.empty() && p.front() == '/') p.remove_prefix(1);
-  if (p.empty()) return bad_glob(text, "names nothing; write a file or folder name, or a glob");
+  if (p.empty()) return bad("names nothing; write a file or folder name, or a glob");
   g.segments = split_segments(p);
   for (const auto& s : g.segments)
     if (s.empty() || s == "." || s == "..")
-      return bad_glob(text, "has an empty, '.' or '..' segment; write a path relative to the workspace root");
+      return bad("has an empty, '.' or '..' segment; write a path relative to the workspace root");
   return g;
+}
+
+const IgnoreGlob* last_matching_glob(const std::vector<IgnoreGlob>& globs, std::string_view path, bool is_folder) {
+  std::vector<std::string_view> segs;
+  for (std::size_t start = 0;;) {
+    std::size_t slash = path.find('/', start);
+    segs.push_back(path.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start));
+    if (slash == std::string_view::npos) break;
+    start = slash + 1;
+  }
+  const IgnoreGlob* last = nullptr;
+  for (const IgnoreGlob& g : globs)
+    if (glob_matches(g, segs, is_folder)) last = &g;
+  return last;
 }
 
 bool is_ignored_path(const std::vector<IgnoreGlob>& globs, std::string_view path) {

@@ -12,6 +12,7 @@
 #include "grep_format.h"
 #include "libcheck/path_policy.h"
 #include "libcheck/reader.h"
+#include "libcheck/search_glob.h"
 #include "libcheck/workspace.h"
 #include "parallel.h"
 
@@ -64,7 +65,8 @@ Format format_of(const Kind* kind, std::string_view path) {
   return Format::opaque;
 }
 
-enum class Outcome { searched, binary, link, hard_link, secret, error };
+// not_run: a file -q left unread once another had a result.
+enum class Outcome { searched, binary, link, hard_link, secret, error, not_run };
 
 // What a worker found in a file that has something to report, kept until
 // the file is printed.
@@ -104,6 +106,12 @@ class Search {
     return std::any_of(qs_.begin(), qs_.end(), [&](const SymbolQuery& q) { return may_hold(kind, q); });
   }
 
+  // Whether a file of `kind` is read at all: -L lists a file that cannot
+  // hold the symbol too, once read (it may hold a secret's bytes).
+  bool reads(const Kind* kind) const {
+    return may_hold(kind) || o_.mode == GrepMode::files_without_match || o_.mode == GrepMode::list;
+  }
+
   bool may_hold(const Kind* kind, const SymbolQuery& q) const {
     if (!o_.defines.empty()) return kind == q.kind;
     if (kind->format == Format::csharp) return true;
@@ -112,24 +120,10 @@ class Search {
   }
 
   void run(Job& job, bool format_now) const {
+    if (o_.mode == GrepMode::list) return list(job, format_now);
     const ViewEntry& e = *job.entry;
     auto bytes = view_.read(e);
-    if (!bytes) {
-      // A link met on the way (a symlinked directory) is skipped like a link
-      // entry, and so is a file with several hard links: both are links.
-      // A working-tree file found to hold a secret's bytes is skipped like
-      // one the view knew to hold them.
-      const std::string& rule = bytes.error().rule;
-      job.outcome = rule == "symlink"     ? Outcome::link
-                    : rule == "hard-link" ? Outcome::hard_link
-                    : rule == "secret"    ? Outcome::secret
-                                          : Outcome::error;
-      if (job.outcome == Outcome::error) {
-        job.found = std::make_unique<Found>();
-        job.found->error = bytes.error();
-      }
-      return;
-    }
+    if (!bytes) return unreadable(job, bytes.error());
     std::string_view t = *bytes;
     if (std::memchr(t.data(), '\0', t.size())) {
       job.outcome = Outcome::binary;
@@ -139,8 +133,11 @@ class Search {
     // A leading UTF-8 byte order mark is not text, as for rg: line 1 starts
     // after it, and columns and offsets count from there (ws-grep(1)).
     f.bom = bom_length(t);
-    if (!qs_.empty()) structural(job, f, t);
-    else lines(job, f, t.substr(f.bom));
+    if (!qs_.empty()) {
+      if (may_hold(job.kind)) structural(job, f, t);
+    } else {
+      lines(job, f, t.substr(f.bom));
+    }
     job.results = detail::result_count(f.hits, o_);
     if (!job.results) return;
     // Bytes the view has no id for (an untracked file) that turn out to be
@@ -157,6 +154,46 @@ class Search {
       if (d.has_name) f.name = d.name;
     }
     f.bytes = std::move(bytes).value();
+    keep(job, std::move(f), format_now);
+  }
+
+  // --files: a file is listed as it would be searched, without reading it;
+  // only a working-tree file of a view that has secrets is read, to make
+  // sure its bytes are no secret's (ws-grep(1)).
+  void list(Job& job, bool format_now) const {
+    const ViewEntry& e = *job.entry;
+    if (auto why = view_.content().refusal(e)) return unreadable(job, *why);
+    if (e.from_worktree && !view_.secret_blobs().empty()) {
+      auto bytes = view_.read(e);
+      if (!bytes) return unreadable(job, bytes.error());
+      if (view_.bytes_are_secret(e, *bytes)) {
+        job.outcome = Outcome::secret;
+        return;
+      }
+    }
+    job.results = 1;
+    keep(job, Found(), format_now);
+  }
+
+  // A file that could not be read. A link met on the way (a symlinked
+  // directory) is skipped like a link entry, and so is a file with several
+  // hard links: both are links. A working-tree file found to hold a
+  // secret's bytes is skipped like one the view knew to hold them.
+  static void unreadable(Job& job, const Error& why) {
+    const std::string& rule = why.rule;
+    job.outcome = rule == "symlink"     ? Outcome::link
+                  : rule == "hard-link" ? Outcome::hard_link
+                  : rule == "secret"    ? Outcome::secret
+                                        : Outcome::error;
+    if (job.outcome == Outcome::error) {
+      job.found = std::make_unique<Found>();
+      job.found->error = why;
+    }
+  }
+
+  // Keeps what a file with results has to print: its output, when workers
+  // format, or its bytes and hits for the printer.
+  void keep(Job& job, Found f, bool format_now) const {
     if (format_now) {
       detail::format_file(f.text, file_of(job, f), f.hits, o_, std::numeric_limits<std::size_t>::max());
       f.formatted = true;
@@ -178,7 +215,8 @@ class Search {
     SelectOptions so;
     so.invert = o_.invert;
     so.max_count = o_.max_count;
-    if (o_.mode == GrepMode::files) so.max_count = 1;  // one line proves the file
+    // One line proves the file (-l) or disproves it (-L).
+    if (o_.mode == GrepMode::files || o_.mode == GrepMode::files_without_match) so.max_count = 1;
     so.after = o_.mode == GrepMode::lines || o_.mode == GrepMode::only_matching ? o_.after : 0;
     so.all_spans = o_.color || o_.json || o_.mode == GrepMode::only_matching || o_.count_matches;
     so.in = o_.in;
@@ -284,9 +322,14 @@ class Search {
 
 }  // namespace
 
-Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const GrepOptions& options,
-                              std::ostream& out) {
-  for (const auto& k : options.kinds) {
+
+namespace {
+
+// The request itself, before any file: known kinds that may be read, one of
+// --ref and --defines, symbols that parse, something to search for, and a
+// text output for --files. Returns the symbols, in the order given.
+Result<std::vector<SymbolQuery>> check_request(const KindPack& kinds, const GrepOptions& o) {
+  for (const auto& k : o.kinds) {
     const Kind* kind = kinds.by_name(k);
     if (!kind) {
       std::string known;
@@ -296,53 +339,73 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
     if (kind->never_read)
       return make_error(Errc::usage, "kind '" + k + "' is never searched: its content is never opened", k, "secret");
   }
-  if (!options.ref.empty() && !options.defines.empty())
+  if (!o.ref.empty() && !o.defines.empty())
     return make_error(Errc::usage, "--ref and --defines are exclusive: pick one");
+  if (o.mode == GrepMode::list && o.json)
+    return make_error(Errc::usage, "--files lists paths as text only: drop --json, or use 'ws-ls --json'");
   std::vector<SymbolQuery> queries;
-  for (const auto& symbol : options.ref.empty() ? options.defines : options.ref) {
+  for (const auto& symbol : o.ref.empty() ? o.defines : o.ref) {
     auto q = parse_symbol(kinds, symbol);
     if (!q) return q.error();
-    if (!options.defines.empty() && q->kind->never_read)
+    if (!o.defines.empty() && q->kind->never_read)
       return make_error(Errc::usage, "secret '" + q->text + "' is never searched: its content is never opened",
                         q->text, "secret");
     queries.push_back(std::move(q).value());
   }
-  auto matcher = Matcher::compile(options);
-  if (!matcher) return matcher.error();
-  if (!matcher->has_pattern() && queries.empty())
-    return make_error(Errc::usage, "nothing to search for: give a PATTERN, -e PATTERN, --ref or --defines");
+  return queries;
+}
 
+// The options as the search applies them.
+GrepOptions effective_options(const GrepOptions& options, bool structural) {
   GrepOptions o = options;
-  if (!queries.empty()) o.column = true;  // a reference is a position: line and column
-  if (o.mode == GrepMode::files || o.mode == GrepMode::count) o.before = o.after = 0;
+  if (structural) o.column = true;  // a reference is a position: line and column
+  if (prints_paths_only(o.mode) || o.mode == GrepMode::count) o.before = o.after = 0;
+  return o;
+}
 
-  GrepSummary summary;
-  const std::vector<ViewEntry>& entries = view.entries();
-  // Routing and the path policy are pure and cost about 1,600 instructions
-  // a path, before any file is read: they are computed on all cores, in
-  // chunks (a shared counter per path would cost more than it spreads),
-  // and the list below is then built in order as before.
-  std::vector<const Kind*> routed(entries.size());
-  std::vector<unsigned char> path_ok(entries.size());
+// Routing and the path policy of every entry. They are pure and cost about
+// 1,600 instructions a path, before any file is read: they are computed on
+// all cores, in chunks (a shared counter per path would cost more than it
+// spreads), and the files are then chosen in order.
+struct Routes {
+  std::vector<const Kind*> kind;
+  std::vector<unsigned char> path_ok;
+};
+
+Routes route_all(const std::vector<ViewEntry>& entries, const KindPack& kinds) {
+  Routes r{std::vector<const Kind*>(entries.size()), std::vector<unsigned char>(entries.size())};
   constexpr std::size_t kChunk = 1024;
   parallel_for((entries.size() + kChunk - 1) / kChunk, [&](std::size_t c) {
     const PathPolicy policy = read_policy();
     for (std::size_t i = c * kChunk; i < std::min(entries.size(), (c + 1) * kChunk); ++i) {
-      routed[i] = kinds.route(entries[i].path);
-      path_ok[i] = !check_path(entries[i].path, policy);
+      r.kind[i] = kinds.route(entries[i].path);
+      r.path_ok[i] = !check_path(entries[i].path, policy);
     }
   });
+  return r;
+}
+
+// Whether an entry is asked for: a pathspec names it (each one that does
+// is marked in `spec_hit`) and the -g globs select it.
+bool asked_for(const GrepOptions& o, const ViewEntry& e, std::vector<bool>& spec_hit) {
+  bool matched = o.pathspecs.empty();
+  for (std::size_t i = 0; i < o.pathspecs.size(); ++i)
+    if (pathspec_matches(o.pathspecs[i], e.path)) matched = spec_hit[i] = true;
+  return matched && search_globs_select(o.globs, e.path);
+}
+
+// The files to search, in path order, and what is skipped before any file
+// is read, in `summary`: secrets, links, refused paths, unmatched pathspecs.
+std::vector<Job> choose_files(const View& view, const KindPack& kinds, const GrepOptions& o, GrepSummary& summary) {
+  const std::vector<ViewEntry>& entries = view.entries();
+  const Routes routes = route_all(entries, kinds);
   std::vector<Job> jobs;
   jobs.reserve(entries.size());
   std::vector<bool> spec_hit(o.pathspecs.size(), false);
   for (std::size_t at = 0; at < entries.size(); ++at) {
     const ViewEntry& e = entries[at];
-    if (e.status == ChangeStatus::deleted) continue;
-    bool matched = o.pathspecs.empty();
-    for (std::size_t i = 0; i < o.pathspecs.size(); ++i)
-      if (pathspec_matches(o.pathspecs[i], e.path)) matched = spec_hit[i] = true;
-    if (!matched) continue;
-    const Kind* kind = routed[at];
+    if (e.status == ChangeStatus::deleted || !asked_for(o, e, spec_hit)) continue;
+    const Kind* kind = routes.kind[at];
     // Secrets are dropped here, before anything could read them: under
     // '.secrets/', another path whose blob id is a secret's, or a file of a
     // kind that is never read.
@@ -352,7 +415,7 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
       continue;
     }
     if (e.mode == kModeLink || e.mode == kModeGitlink) { summary.links_skipped.push_back(e.path); continue; }
-    if (auto rej = path_ok[at] ? std::nullopt : check_path(e.path, read_policy())) {
+    if (auto rej = routes.path_ok[at] ? std::nullopt : check_path(e.path, read_policy())) {
       summary.errors.push_back(make_error(Errc::refused, rej->message(), e.path, path_rule_name(rej->rule)));
       continue;
     }
@@ -365,53 +428,75 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
   }
   for (std::size_t i = 0; i < spec_hit.size(); ++i)
     if (!spec_hit[i] && !o.pathspecs[i].arg.empty()) summary.errors.push_back(unmatched_pathspec(o.pathspecs[i]));
+  return jobs;
+}
 
-  // Objects are read without libgit2's re-hashing, as git grep reads them:
-  // git::ensure_init, run when the repository was opened, turned it off.
-  Search search(view, kinds, o, *matcher, std::move(queries));
+// Prints the files in path order, one at a time, and counts them in the
+// summary; with --max, formats what the workers left and stops at the cap.
+class Emitter {
+ public:
+  Emitter(const Search& search, const GrepOptions& o, GrepSummary& summary, std::ostream& out)
+      : search_(search), o_(o), summary_(summary), out_(out),
+        separate_((o.before || o.after) && !o.json &&
+                  (o.mode == GrepMode::lines || o.mode == GrepMode::only_matching)) {}
+
+  void emit(Job& job) {
+    if (!counted(job) || !job.results) return;
+    ++summary_.files_matched;
+    summary_.results += job.results;
+    if (o_.max && printed_ >= *o_.max) { summary_.omitted += job.results; return; }
+    buffer_.clear();
+    if (separate_ && any_output_) buffer_ += "--\n";
+    const Found& f = *job.found;
+    if (f.formatted) {
+      buffer_ += f.text;
+      printed_ += job.results;
+    } else {
+      std::size_t room = o_.max ? *o_.max - printed_ : std::numeric_limits<std::size_t>::max();
+      std::size_t n = detail::format_file(buffer_, search_.file_of(job, f), f.hits, o_, room);
+      printed_ += n;
+      summary_.omitted += job.results - n;
+    }
+    any_output_ = true;
+    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  }
+
+ private:
+  // Notes a file that yields no output of its own; false for those.
+  bool counted(const Job& job) {
+    switch (job.outcome) {
+      case Outcome::binary: summary_.binary_skipped.push_back(job.entry->path); return false;
+      case Outcome::link: summary_.links_skipped.push_back(job.entry->path); return false;
+      case Outcome::hard_link: summary_.hard_links_skipped.push_back(job.entry->path); return false;
+      case Outcome::secret: summary_.secret_bytes_skipped.push_back(job.entry->path); return false;
+      case Outcome::error: summary_.errors.push_back(job.found->error); return false;
+      case Outcome::not_run: return false;
+      case Outcome::searched: break;
+    }
+    if (o_.mode != GrepMode::list && search_.reads(job.kind)) ++summary_.files_searched;
+    return true;
+  }
+
+  const Search& search_;
+  const GrepOptions& o_;
+  GrepSummary& summary_;
+  std::ostream& out_;
+  const bool separate_;  // "--" between files, with context
+  std::size_t printed_ = 0;
+  bool any_output_ = false;
+  std::string buffer_;
+};
+
+// Searches the jobs on all cores. Output streams in path order while the
+// search goes on: whichever worker finds the next file in order done prints
+// it, and every file after it that is done too. Memory stays bounded by how
+// far threads run ahead. With -q, no file is read once one has a result.
+void search_in_order(std::vector<Job>& jobs, const Search& search, const GrepOptions& o, Emitter& emitter) {
   // Without a cap every file's output is final, so workers format it; with
   // one, the printer formats in order and stops where the cap falls.
   const bool format_now = !o.max;
-  const bool separate = (o.before || o.after) && !o.json &&
-                        (o.mode == GrepMode::lines || o.mode == GrepMode::only_matching);
-  std::size_t printed = 0;
-  bool any_output = false;
-  std::string buffer;
-  // Called in path order, one file at a time (under print_mu).
-  auto emit = [&](Job& job) {
-    switch (job.outcome) {
-      case Outcome::binary: summary.binary_skipped.push_back(job.entry->path); return;
-      case Outcome::link: summary.links_skipped.push_back(job.entry->path); return;
-      case Outcome::hard_link: summary.hard_links_skipped.push_back(job.entry->path); return;
-      case Outcome::secret: summary.secret_bytes_skipped.push_back(job.entry->path); return;
-      case Outcome::error: summary.errors.push_back(job.found->error); return;
-      case Outcome::searched: break;
-    }
-    if (search.may_hold(job.kind)) ++summary.files_searched;
-    if (!job.results) return;
-    ++summary.files_matched;
-    summary.results += job.results;
-    if (o.max && printed >= *o.max) { summary.omitted += job.results; return; }
-    buffer.clear();
-    if (separate && any_output) buffer += "--\n";
-    const Found& f = *job.found;
-    if (f.formatted) {
-      buffer += f.text;
-      printed += job.results;
-    } else {
-      std::size_t room = o.max ? *o.max - printed : std::numeric_limits<std::size_t>::max();
-      std::size_t n = detail::format_file(buffer, search.file_of(job, f), f.hits, o, room);
-      printed += n;
-      summary.omitted += job.results - n;
-    }
-    any_output = true;
-    out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-  };
-
-  // Output streams in path order while the search goes on: whichever worker
-  // finds the next file in order done prints it, and every file after it that
-  // is done too. Memory stays bounded by how far threads run ahead.
   std::vector<std::atomic<bool>> done(jobs.size());
+  std::atomic<bool> stop{false};
   std::mutex print_mu;
   std::size_t next = 0;
   auto drain = [&](bool wait) {
@@ -419,17 +504,24 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
     if (wait) lock.lock();
     else if (!lock.try_lock()) return;  // the holder prints; a file it missed waits for the next drain
     for (; next < jobs.size() && done[next].load(std::memory_order_acquire); ++next) {
-      emit(jobs[next]);
+      emitter.emit(jobs[next]);
       jobs[next].found.reset();  // this file's bytes and output are no longer needed
     }
   };
   parallel_for(jobs.size(), [&](std::size_t i) {
     Job& job = jobs[i];
-    if (search.may_hold(job.kind)) search.run(job, format_now);
+    if (stop.load(std::memory_order_relaxed)) job.outcome = Outcome::not_run;
+    else if (search.reads(job.kind)) search.run(job, format_now);
+    if (o.stop_at_first && job.results) stop.store(true, std::memory_order_relaxed);
     done[i].store(true, std::memory_order_release);
     drain(false);
   });
   drain(true);
+}
+
+// What ends the output: the Grep-Truncated record when capped, and the JSON
+// summary record.
+void finish(GrepSummary& summary, const GrepOptions& o, std::ostream& out) {
   // Found before the search (by id) and during it (by hash): one list in path order.
   std::sort(summary.secret_bytes_skipped.begin(), summary.secret_bytes_skipped.end());
   if (summary.omitted) {
@@ -441,6 +533,28 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
     out.write(rec.data(), static_cast<std::streamsize>(rec.size()));
   }
   out.flush();
+}
+
+}  // namespace
+
+Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const GrepOptions& options,
+                              std::ostream& out) {
+  auto queries = check_request(kinds, options);
+  if (!queries) return queries.error();
+  auto matcher = Matcher::compile(options);
+  if (!matcher) return matcher.error();
+  if (!matcher->has_pattern() && queries->empty() && options.mode != GrepMode::list)
+    return make_error(Errc::usage, "nothing to search for: give a PATTERN, -e PATTERN, --ref or --defines");
+  const GrepOptions o = effective_options(options, !queries->empty());
+
+  GrepSummary summary;
+  std::vector<Job> jobs = choose_files(view, kinds, o, summary);
+  // Objects are read without libgit2's re-hashing, as git grep reads them:
+  // git::ensure_init, run when the repository was opened, turned it off.
+  Search search(view, kinds, o, *matcher, std::move(queries).value());
+  Emitter emitter(search, o, summary, out);
+  search_in_order(jobs, search, o, emitter);
+  finish(summary, o, out);
   return summary;
 }
 

@@ -138,8 +138,10 @@ class Printer {
 
  private:
   void prefix(std::uint32_t line, std::size_t column, char sep) {
-    append_colored(out_, shown_path(f_), kPathColor, o_);
-    out_ += o_.nul ? '\0' : sep;
+    if (o_.filename) {
+      append_colored(out_, shown_path(f_), kPathColor, o_);
+      out_ += o_.nul ? '\0' : sep;
+    }
     if (o_.line_number) {
       if (o_.color) out_ += kLineColor;
       append_number(out_, line);
@@ -209,10 +211,38 @@ std::size_t line_end(std::string_view t, std::size_t pos) {
   return nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - t.data()) : t.size();
 }
 
+// The one line a file gets with -l, -L, -c or --files (a "file" record in
+// JSON), when it has a result; returns the results written.
+std::size_t format_file_line(std::string& out, const GrepFile& f, const FileHits& h, const GrepOptions& o) {
+  if (!result_count(h, o)) return 0;
+  std::size_t n = o.mode == GrepMode::count || o.mode == GrepMode::files ? file_count(h, o) : 0;
+  if (o.json) {
+    dump(out, nlohmann::ordered_json{{"type", "file"}, {"path", std::string(f.path)},
+                                     {"kind", std::string(f.kind)}, {"name", nullable(f.name)},
+                                     {"count", n}});
+    return 1;
+  }
+  if (prints_paths_only(o.mode)) {
+    append_colored(out, shown_path(f), kPathColor, o);
+    out += o.nul ? '\0' : '\n';
+    return 1;
+  }
+  // -c: "path:count", or the count alone with -I, as rg.
+  if (o.filename) {
+    append_colored(out, shown_path(f), kPathColor, o);
+    out += o.nul ? '\0' : ':';
+  }
+  append_number(out, n);
+  out += '\n';
+  return 1;
+}
+
 }  // namespace
 
 std::size_t result_count(const FileHits& h, const GrepOptions& o) {
+  if (o.mode == GrepMode::list) return 1;
   if (o.mode == GrepMode::files) return h.counted() ? 1 : 0;
+  if (o.mode == GrepMode::files_without_match) return h.counted() ? 0 : 1;
   if (o.mode == GrepMode::count) return file_count(h, o) ? 1 : 0;
   std::size_t n = 0;
   for (const auto& hit : h.hits) n += hit_units(h, hit, o);
@@ -222,25 +252,7 @@ std::size_t result_count(const FileHits& h, const GrepOptions& o) {
 std::size_t format_file(std::string& out, const GrepFile& f, const FileHits& h, const GrepOptions& o,
                         std::size_t limit) {
   if (limit == 0) return 0;
-  if (o.mode == GrepMode::files || o.mode == GrepMode::count) {
-    std::size_t n = file_count(h, o);
-    if (!n || (o.mode == GrepMode::files && !h.counted())) return 0;
-    if (o.json) {
-      dump(out, nlohmann::ordered_json{{"type", "file"}, {"path", std::string(f.path)},
-                                       {"kind", std::string(f.kind)}, {"name", nullable(f.name)},
-                                       {"count", n}});
-      return 1;
-    }
-    append_colored(out, shown_path(f), kPathColor, o);
-    if (o.mode == GrepMode::files) {
-      out += o.nul ? '\0' : '\n';
-      return 1;
-    }
-    out += o.nul ? '\0' : ':';
-    append_number(out, n);
-    out += '\n';
-    return 1;
-  }
+  if (prints_paths_only(o.mode) || o.mode == GrepMode::count) return format_file_line(out, f, h, o);
 
   Printer p(out, f, h, o);
   const std::string_view t = f.bytes;
@@ -291,7 +303,7 @@ std::string truncated_record(std::size_t omitted, const GrepOptions& o) {
   std::string out = "Grep-Truncated: ";
   append_number(out, omitted);
   out += omitted == 1 ? " more result (raise --max)" : " more results (raise --max)";
-  out += o.nul && o.mode == GrepMode::files ? '\0' : '\n';
+  out += o.nul && prints_paths_only(o.mode) ? '\0' : '\n';
   return out;
 }
 
