@@ -17,9 +17,9 @@ std::vector<std::string> split_segments(std::string_view s) {
   }
 }
 
-Error bad_glob(std::string_view text, const std::string& why) {
+Error bad_glob(std::string_view key, std::string_view text, const std::string& why) {
   return make_error(Errc::invalid,
-                    "invalid .ws/config.json: 'ignore' pattern '" + std::string(text) + "' " + why,
+                    "invalid .ws/config.json: '" + std::string(key) + "' pattern '" + std::string(text) + "' " + why,
                     ".ws/config.json");
 }
 
@@ -69,11 +69,11 @@ bool decided_ignored(const std::vector<IgnoreGlob>& globs, const std::vector<std
 
 }  // namespace
 
-Result<IgnoreGlob> parse_ignore_glob(std::string_view text) {
+Result<IgnoreGlob> parse_ignore_glob(std::string_view text, std::string_view key) {
   IgnoreGlob g;
   g.text = std::string(text);
   for (unsigned char c : text)
-    if (c < 0x20 || c == 0x7f) return bad_glob(text, "holds a control character");
+    if (c < 0x20 || c == 0x7f) return bad_glob(key, text, "holds a control character");
   std::string_view p = text;
   if (!p.empty() && p.front() == '!') {
     g.negated = true;
@@ -86,11 +86,11 @@ Result<IgnoreGlob> parse_ignore_glob(std::string_view text) {
   // A '/' at the start or in the middle anchors the pattern at the root.
   g.anchored = p.find('/') != std::string_view::npos;
   if (!p.empty() && p.front() == '/') p.remove_prefix(1);
-  if (p.empty()) return bad_glob(text, "names nothing; write a file or folder name, or a glob");
+  if (p.empty()) return bad_glob(key, text, "names nothing; write a file or folder name, or a glob");
   g.segments = split_segments(p);
   for (const auto& s : g.segments)
     if (s.empty() || s == "." || s == "..")
-      return bad_glob(text, "has an empty, '.' or '..' segment; write a path relative to the workspace root");
+      return bad_glob(key, text, "has an empty, '.' or '..' segment; write a path relative to the workspace root");
   return g;
 }
 
