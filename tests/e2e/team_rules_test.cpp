@@ -117,7 +117,7 @@ TEST_CASE("rules: codes that guard a trust boundary cannot be lowered, in the ba
   auto u = ws("ws-build", {}, unknown.path());
   CHECK(u.out == "");
   CHECK(u.err == "ws-build: invalid .ws/config.json in commit " + short_head(unknown) +
-                     ": 'rules.WS\\x1b[2J' names no diagnostic code; the codes are WS001 to WS022 (ws-build(1), "
+                     ": 'rules.WS\\x1b[2J' names no diagnostic code; the codes are WS001 to WS023 (ws-build(1), "
                      "DIAGNOSTICS)\n");
   CHECK(u.status == 2);
 }
@@ -137,7 +137,7 @@ TEST_CASE("rules: rule_paths turns a code off under the paths it names only", "[
   CHECK(r.status == 1);
 }
 
-TEST_CASE("suppressions: a C# comment silences a code on its line or the next, and an unused one is WS021", "[rules][suppress]") {
+TEST_CASE("suppressions: a C# comment silences a code on its line or the next, and an unused one is WS022", "[rules][suppress]") {
   TempRepo repo;
   seed(repo, "");
   repo.write("ai-tools/TLprobe01.cs",
@@ -152,8 +152,8 @@ TEST_CASE("suppressions: a C# comment silences a code on its line or the next, a
   auto r = ws("ws-build", {"--format", "github"}, repo.path());
   CHECK(r.err == "");
   CHECK(r.out ==
-        "::warning file=ai-tools/TLprobe01.cs,line=4,col=29,endLine=4,endColumn=76,title=WS021::suppression of 'WS010' suppresses nothing: no WS010 is reported at line 4; remove it\n"
-        "::warning file=ai-tools/TLprobe01.cs,line=5,col=1,endLine=5,endColumn=18,title=WS021::suppression of 'WS010' suppresses nothing: no WS010 is reported at line 6; remove it\n"
+        "::warning file=ai-tools/TLprobe01.cs,line=4,col=29,endLine=4,endColumn=76,title=WS022::suppression of 'WS010' suppresses nothing: no WS010 is reported at line 4; remove it\n"
+        "::warning file=ai-tools/TLprobe01.cs,line=5,col=1,endLine=5,endColumn=18,title=WS022::suppression of 'WS010' suppresses nothing: no WS010 is reported at line 6; remove it\n"
         "::error file=ai-tools/TLprobe01.cs,line=6,col=67,endLine=6,endColumn=79,title=WS011::node type 'Ticket' has no field 'Gone'\n"
         "::error file=ai-tools/TLprobe01.cs,line=8,col=9,endLine=8,endColumn=21,title=WS011::node type 'Ticket' has no field 'Lost'\n"
         "2 errors, 2 warnings in 1 file (1 file changed)\n");
@@ -162,7 +162,7 @@ TEST_CASE("suppressions: a C# comment silences a code on its line or the next, a
 
 TEST_CASE("suppressions: refused without a reason when the base asks, and never for a trust-boundary code", "[rules][suppress]") {
   TempRepo repo;
-  seed(repo, R"({"require_suppression_reason": true, "rules": {"WS021": "error"}})");
+  seed(repo, R"({"require_suppression_reason": true, "rules": {"WS022": "error"}})");
   repo.write("ai-tools/TLprobe01.cs",
              "// name: Probe\n"
              "// ws-ignore WS020: we need the alias\n"
@@ -176,13 +176,13 @@ TEST_CASE("suppressions: refused without a reason when the base asks, and never 
   auto r = ws("ws-build", {"--format", "github"}, repo.path());
   CHECK(r.err == "");
   CHECK(r.out ==
-        "::error file=ai-tools/TLprobe01.cs,line=2,col=1,endLine=2,endColumn=37,title=WS022::suppression of 'WS020' refused: WS020 guards a trust boundary and is never suppressed (ws(7), RULES)\n"
+        "::error file=ai-tools/TLprobe01.cs,line=2,col=1,endLine=2,endColumn=37,title=WS023::suppression of 'WS020' refused: WS020 guards a trust boundary and is never suppressed (ws(7), RULES)\n"
         "::error file=ai-tools/TLprobe01.cs,line=3,col=11,endLine=3,endColumn=17,title=WS020::using directive names the symbol root 'Secrets': names used through it cannot be checked; remove it and write 'Secrets.<name>' in full\n"
-        "::error file=ai-tools/TLprobe01.cs,line=4,col=1,endLine=4,endColumn=18,title=WS022::suppression of 'WS014' gives no reason, and .ws/config.json sets \"require_suppression_reason\"; write 'ws-ignore WS014: why'\n"
+        "::error file=ai-tools/TLprobe01.cs,line=4,col=1,endLine=4,endColumn=18,title=WS023::suppression of 'WS014' gives no reason, and .ws/config.json sets \"require_suppression_reason\"; write 'ws-ignore WS014: why'\n"
         "::warning file=ai-tools/TLprobe01.cs,line=5,col=5,endLine=5,endColumn=10,title=WS014::local 'Agents' shadows the symbol root Agents: where it is in scope 'Agents' is the local, so Agents.<name> is not a reference there; rename the local\n"
-        "::error file=ai-tools/TLprobe01.cs,line=6,col=1,endLine=6,endColumn=24,title=WS022::suppression names 'WS099', which is no diagnostic code; write 'ws-ignore WS014: reason'\n"
-        "::error file=ai-tools/TLprobe01.cs,line=7,col=1,endLine=7,endColumn=27,title=WS022::suppression names no code; write 'ws-ignore WS014: reason'\n"
-        "::error file=ai-tools/TLprobe01.cs,line=8,col=1,endLine=8,endColumn=33,title=WS021::suppression of 'WS001' suppresses nothing: no WS001 is reported at line 9; remove it\n"
+        "::error file=ai-tools/TLprobe01.cs,line=6,col=1,endLine=6,endColumn=24,title=WS023::suppression names 'WS099', which is no diagnostic code; write 'ws-ignore WS014: reason'\n"
+        "::error file=ai-tools/TLprobe01.cs,line=7,col=1,endLine=7,endColumn=27,title=WS023::suppression names no code; write 'ws-ignore WS014: reason'\n"
+        "::error file=ai-tools/TLprobe01.cs,line=8,col=1,endLine=8,endColumn=33,title=WS022::suppression of 'WS001' suppresses nothing: no WS001 is reported at line 9; remove it\n"
         "6 errors, 1 warning in 1 file (1 file changed)\n");
   CHECK(r.status == 1);
 }
@@ -198,8 +198,8 @@ TEST_CASE("suppressions: Markdown front matter 'ws-ignore' silences a code in it
   auto r = ws("ws-build", {"--format", "github"}, repo.path());
   CHECK(r.err == "");
   CHECK(r.out ==
-        "::warning file=prompts/PRold02.md,line=4,col=32,endLine=4,endColumn=45,title=WS021::suppression of 'WS006' suppresses nothing: no WS006 is reported in this file; remove it\n"
-        "::error file=prompts/PRold03.md,line=3,col=12,endLine=3,endColumn=21,title=WS022::front matter 'ws-ignore' must be a string or a list of strings, as 'WS014: reason'\n"
+        "::warning file=prompts/PRold02.md,line=4,col=32,endLine=4,endColumn=45,title=WS022::suppression of 'WS006' suppresses nothing: no WS006 is reported in this file; remove it\n"
+        "::error file=prompts/PRold03.md,line=3,col=12,endLine=3,endColumn=21,title=WS023::front matter 'ws-ignore' must be a string or a list of strings, as 'WS014: reason'\n"
         "1 error, 1 warning in 2 files (3 files changed)\n");
   CHECK(r.status == 1);
 }

@@ -34,7 +34,7 @@ TEST_CASE("workspace config: valid keys are read", "[workspace]") {
 TEST_CASE("workspace config: the rule keys are read", "[workspace][rules]") {
   auto c = parse_workspace_config(
       R"({"rules": {"WS014": "off", "WS005": "error", "WS010": "warning", "WS004": "error"},
-          "rule_paths": {"WS021": ["legacy/**", "!legacy/keep.cs"]}, "require_suppression_reason": true})");
+          "rule_paths": {"WS022": ["legacy/**", "!legacy/keep.cs"]}, "require_suppression_reason": true})");
   REQUIRE(c.ok());
   using L = ws::RuleLevel;
   using C = ws::DiagCode;
@@ -100,10 +100,10 @@ TEST_CASE("workspace config: each refusal names the rule", "[workspace]") {
       {R"({"rules": ["WS014"]})",
        "invalid .ws/config.json: 'rules' must be an object of codes and levels, as {\"WS014\": \"off\"}"},
       {R"({"rules": {"WS999": "off"}})",
-       "invalid .ws/config.json: 'rules.WS999' names no diagnostic code; the codes are WS001 to WS022 "
+       "invalid .ws/config.json: 'rules.WS999' names no diagnostic code; the codes are WS001 to WS023 "
        "(ws-build(1), DIAGNOSTICS)"},
       {R"({"rules": {"ws014": "off"}})",
-       "invalid .ws/config.json: 'rules.ws014' names no diagnostic code; the codes are WS001 to WS022 "
+       "invalid .ws/config.json: 'rules.ws014' names no diagnostic code; the codes are WS001 to WS023 "
        "(ws-build(1), DIAGNOSTICS)"},
       {R"({"rules": {"WS014": "silent"}})",
        "invalid .ws/config.json: 'rules.WS014' must be \"off\", \"note\", \"warning\" or \"error\""},
@@ -115,8 +115,8 @@ TEST_CASE("workspace config: each refusal names the rule", "[workspace]") {
       {R"({"rules": {"WS017": "warning"}})",
        "invalid .ws/config.json: 'rules.WS017' may not lower WS017: it guards a trust boundary (ws(7), RULES, "
        "lists the codes no config can tune)"},
-      {R"({"rules": {"WS022": "note"}})",
-       "invalid .ws/config.json: 'rules.WS022' may not lower WS022: it guards a trust boundary (ws(7), RULES, "
+      {R"({"rules": {"WS023": "note"}})",
+       "invalid .ws/config.json: 'rules.WS023' may not lower WS023: it guards a trust boundary (ws(7), RULES, "
        "lists the codes no config can tune)"},
       {R"({"rule_paths": {"WS012": ["legacy/**"]}})",
        "invalid .ws/config.json: 'rule_paths.WS012' may not lower WS012: it guards a trust boundary (ws(7), RULES, "

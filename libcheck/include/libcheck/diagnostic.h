@@ -39,8 +39,9 @@ enum class DiagCode {
   kind_manifest,        // WS018 a kind manifest of the workspace is invalid
   workspace_config,     // WS019 the .ws/config.json a change proposes is invalid
   aliased_root,         // WS020 a C# using directive names a symbol root
-  unused_suppression,   // WS021 an inline suppression that suppresses nothing
-  bad_suppression,      // WS022 an inline suppression refused (malformed, a trust-boundary code, no reason)
+  merge_conflict,       // WS021 the change does not merge into its base
+  unused_suppression,   // WS022 an inline suppression that suppresses nothing
+  bad_suppression,      // WS023 an inline suppression refused (malformed, a trust-boundary code, no reason)
 };
 
 struct DiagInfo {

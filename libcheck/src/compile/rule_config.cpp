@@ -13,7 +13,7 @@ namespace {
 
 // One inline suppression as its comment or front matter key wrote it.
 struct Directive {
-  const Diagnostic* at = nullptr;        // the carried WS021: path, span, text
+  const Diagnostic* at = nullptr;        // the carried WS022: path, span, text
   std::optional<std::uint32_t> line;     // the line it applies to; none: the whole file
   std::vector<DiagCode> codes;
   std::vector<bool> used;                // per code

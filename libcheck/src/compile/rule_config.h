@@ -14,7 +14,7 @@ namespace ws::compile_detail {
 // Rewrites `diags` (in any order): drops what the rules turn off or a
 // suppression silences, sets the levels the rules give, and replaces each
 // carried directive by what it calls for: nothing when it suppressed
-// something, WS021 when a code of it suppressed nothing, WS022 when it is
+// something, WS022 when a code of it suppressed nothing, WS023 when it is
 // refused.
 void apply_rules(const RuleConfig& rules, std::vector<Diagnostic>& diags);
 

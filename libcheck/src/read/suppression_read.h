@@ -1,10 +1,10 @@
 // Finding the inline suppressions of a definition (ws(7), RULES): the
-// reader only finds them, and hands each to the build as a WS021
+// reader only finds them, and hands each to the build as a WS022
 // diagnostic carrying the directive's text, so that a cached record keeps
 // them too; the build's rules (compile/rule_config.cpp) parse them, match
 // them to the diagnostics they name and report those that suppress nothing.
 //
-// A carried directive: code WS021, span the directive, message its text
+// A carried directive: code WS022, span the directive, message its text
 // after "ws-ignore" ("WS014: reason", "WS010, WS011"), and one note whose
 // span's start line is the line it applies to, or a note without a span
 // when it applies to the whole file.

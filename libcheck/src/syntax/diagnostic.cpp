@@ -9,7 +9,7 @@ namespace ws {
 
 namespace {
 
-constexpr std::array<DiagInfo, 22> kTable{{
+constexpr std::array<DiagInfo, 23> kTable{{
     {DiagCode::syntax_error, "WS001", Severity::error, "syntax error",
      "The file does not parse in its kind's format (C#, JSON, or YAML front matter). "
      "The position is where the parser first lost its way; fix the text there."},
@@ -74,10 +74,15 @@ constexpr std::array<DiagInfo, 22> kTable{{
      "'using T = N.Ticket;'). Names used through the alias or import are not references the "
      "check can see, so the scope, rename and delete checks would miss them. Remove the "
      "directive and write the root in full at each use."},
-    {DiagCode::unused_suppression, "WS021", Severity::warning, "unused suppression",
+    {DiagCode::merge_conflict, "WS021", Severity::error, "merge conflict",
+     "The change does not merge into the base it is checked against: git's three-way merge "
+     "leaves this path in conflict. The rest of the change is checked as merged, with the "
+     "change's side of this path. Rebase the change onto the base, or merge the base into "
+     "it, and resolve the conflict."},
+    {DiagCode::unused_suppression, "WS022", Severity::warning, "unused suppression",
      "An inline suppression ('// ws-ignore WS014: reason' in C#, 'ws-ignore' in Markdown front "
      "matter) names a code that no diagnostic at its place has. Remove it, or fix the code it names."},
-    {DiagCode::bad_suppression, "WS022", Severity::error, "bad suppression",
+    {DiagCode::bad_suppression, "WS023", Severity::error, "bad suppression",
      "An inline suppression is refused: it is malformed, names an unknown code or one that guards a "
      "trust boundary, or gives no reason though .ws/config.json sets \"require_suppression_reason\"."},
 }};
@@ -85,7 +90,7 @@ constexpr std::array<DiagInfo, 22> kTable{{
 constexpr DiagCode kTrustBoundary[] = {
     DiagCode::file_too_large, DiagCode::path_refused,  DiagCode::out_of_scope,    DiagCode::too_deep,
     DiagCode::unreadable_file, DiagCode::kind_manifest, DiagCode::workspace_config, DiagCode::aliased_root,
-    DiagCode::bad_suppression,
+    DiagCode::merge_conflict, DiagCode::bad_suppression,
 };
 
 }  // namespace
