@@ -106,7 +106,7 @@ TEST_CASE("option --help-options prints the option table, tab-separated, and exi
   auto bad = wstest::run({wstest::tool("ws-build"), "--format", "nope", "--help-options"}, tool_env(repo.path()));
   CHECK(bad.status == 0);
   CHECK(bad.err == "");
-  CHECK(bad.out.find("--format\tFORMAT\thuman,json,sarif,github,gitlab\t") != std::string::npos);
+  CHECK(bad.out.find("--format\tFORMAT\thuman,json,sarif,github,gitlab,junit\t") != std::string::npos);
   // After "--" it is an argument like any other: ws-grep searches for it,
   // and finds nothing in an empty repository.
   auto literal = wstest::run({wstest::tool("ws-grep"), "--", "--help-options"}, tool_env(repo.path()));
@@ -132,7 +132,7 @@ TEST_CASE("bash completes the options of each tool from its own table", "[comple
 TEST_CASE("bash completes the values an option accepts", "[completion]") {
   TempRepo repo;
   seed(repo);
-  CHECK(complete({"ws-build", "--format", ""}, repo.path()) == "human\njson\nsarif\ngithub\ngitlab\n");
+  CHECK(complete({"ws-build", "--format", ""}, repo.path()) == "human\njson\nsarif\ngithub\ngitlab\njunit\n");
   CHECK(complete({"ws-build", "--format", "g"}, repo.path()) == "github\ngitlab\n");
   CHECK(complete({"ws-ls", "--color", ""}, repo.path()) == "auto\nalways\nnever\n");
   // --color=n as one word, and as bash splits it at '=' (COMP_WORDBREAKS).

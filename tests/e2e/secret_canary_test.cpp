@@ -173,7 +173,7 @@ std::vector<Command> commands_for(const Case& c) {
          {std::vector<std::string>{kCanary}, {"--json", kCanary}, {"-c", kCanary}, {"-l", kCanary},
           {"--stats", kCanary}, {"-i", "-o", "c4n4ry"}, {"--json", "-c", "--stats", "-i", "c4n4ry"}})
       out.push_back({"ws-grep", with_view(f), v.expect.grep});
-    for (const char* format : {"human", "json", "sarif", "github", "gitlab"})
+    for (const char* format : {"human", "json", "sarif", "github", "gitlab", "junit"})
       out.push_back({"ws-build", with_view({"--all", "--format", format}), v.expect.build});
     out.push_back({"ws-build", with_view({"--all", "--stats", "--color", "always", "--no-cache"}), v.expect.build});
     bool proposal_view = !v.view.empty() && v.view[0] == "--proposal";

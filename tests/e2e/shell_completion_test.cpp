@@ -113,7 +113,7 @@ void seed(const TempRepo& repo) {
 TEST_CASE("fish completes options, values, commands and paths from the tools' tables", "[completion][fish]") {
   TempRepo repo;
   seed(repo);
-  CHECK(fish("ws-build --for", repo.path()) == "--format\toutput: human (default), json, sarif, github or gitlab\n");
+  CHECK(fish("ws-build --for", repo.path()) == "--format\toutput: human (default), json, sarif, github, gitlab or junit\n");
   CHECK(fish("ws build --for", repo.path()) == fish("ws-build --for", repo.path()));
   CHECK(fish_names("ws-build --format g", repo.path()) == "github\ngitlab\n");
   CHECK(fish_names("ws-ls --quie", repo.path()) == "--quiet\n");

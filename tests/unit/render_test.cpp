@@ -118,7 +118,7 @@ TEST_CASE("tally counts errors, warnings and the files they are in", "[render]")
 
 TEST_CASE("output format names", "[render]") {
   for (auto f : {OutputFormat::human, OutputFormat::json, OutputFormat::sarif,
-                 OutputFormat::github, OutputFormat::gitlab})
+                 OutputFormat::github, OutputFormat::gitlab, OutputFormat::junit})
     CHECK(parse_output_format(output_format_name(f)) == f);
   CHECK_FALSE(parse_output_format("xml"));
   CHECK_FALSE(parse_output_format(""));
@@ -160,7 +160,7 @@ TEST_CASE("human output in colour", "[render]") {
 
 TEST_CASE("no colour byte unless asked, and only in human output", "[render]") {
   for (auto f : {OutputFormat::human, OutputFormat::json, OutputFormat::sarif,
-                 OutputFormat::github, OutputFormat::gitlab}) {
+                 OutputFormat::github, OutputFormat::gitlab, OutputFormat::junit}) {
     INFO(output_format_name(f));
     CHECK(render(f, false).find('\x1b') == std::string::npos);
     if (f != OutputFormat::human) CHECK(render(f, true).find('\x1b') == std::string::npos);

@@ -31,6 +31,29 @@ TEST_CASE("workspace config: valid keys are read", "[workspace]") {
   CHECK_FALSE(off->approval.distinct_approver);
 }
 
+TEST_CASE("workspace config: the rule keys are read", "[workspace][rules]") {
+  auto c = parse_workspace_config(
+      R"({"rules": {"WS014": "off", "WS005": "error", "WS010": "warning", "WS004": "error"},
+          "rule_paths": {"WS022": ["legacy/**", "!legacy/keep.cs"]}, "require_suppression_reason": true})");
+  REQUIRE(c.ok());
+  using L = ws::RuleLevel;
+  using C = ws::DiagCode;
+  // In the order of the codes (JSON objects are read sorted by key).
+  CHECK(c->rules.levels == std::vector<std::pair<C, L>>{{C::path_refused, L::error},
+                                                        {C::unrouted_file, L::error},
+                                                        {C::unresolved_reference, L::warning},
+                                                        {C::shadowed_root, L::off}});
+  REQUIRE(c->rules.paths_off.size() == 1);
+  CHECK(c->rules.paths_off[0].code == C::unused_suppression);
+  CHECK(c->rules.paths_off[0].globs.size() == 2);
+  CHECK(c->rules.require_suppression_reason);
+  auto defaults = parse_workspace_config("{}");
+  REQUIRE(defaults.ok());
+  CHECK(defaults->rules.levels.empty());
+  CHECK(defaults->rules.paths_off.empty());
+  CHECK_FALSE(defaults->rules.require_suppression_reason);
+}
+
 TEST_CASE("workspace config: the default-protected paths, and 'unprotected' lifting some", "[workspace]") {
   const std::vector<std::string> defaults{"**/.gitattributes", ".gitmodules", ".pre-commit-config.yaml", ".github/",
                                           ".gitlab-ci.yml"};
@@ -72,7 +95,43 @@ TEST_CASE("workspace config: each refusal names the rule", "[workspace]") {
       {R"({"size_cap": -1})", "invalid .ws/config.json: 'size_cap' must be a positive number of bytes"},
       {R"({"colour": true})",
        "invalid .ws/config.json: unknown key 'colour'; allowed: unrouted, ignore, protected, unprotected, size_cap, "
-       "approval"},
+       "approval, rules, rule_paths, require_suppression_reason"},
+      // The rule keys (ws(7), RULES): one line naming the key; trust-boundary codes are never lowered.
+      {R"({"rules": ["WS014"]})",
+       "invalid .ws/config.json: 'rules' must be an object of codes and levels, as {\"WS014\": \"off\"}"},
+      {R"({"rules": {"WS999": "off"}})",
+       "invalid .ws/config.json: 'rules.WS999' names no diagnostic code; the codes are WS001 to WS023 "
+       "(ws-build(1), DIAGNOSTICS)"},
+      {R"({"rules": {"ws014": "off"}})",
+       "invalid .ws/config.json: 'rules.ws014' names no diagnostic code; the codes are WS001 to WS023 "
+       "(ws-build(1), DIAGNOSTICS)"},
+      {R"({"rules": {"WS014": "silent"}})",
+       "invalid .ws/config.json: 'rules.WS014' must be \"off\", \"note\", \"warning\" or \"error\""},
+      {R"({"rules": {"WS014": false}})",
+       "invalid .ws/config.json: 'rules.WS014' must be \"off\", \"note\", \"warning\" or \"error\""},
+      {R"({"rules": {"WS004": "off"}})",
+       "invalid .ws/config.json: 'rules.WS004' may not lower WS004: it guards a trust boundary (ws(7), RULES, "
+       "lists the codes no config can tune)"},
+      {R"({"rules": {"WS017": "warning"}})",
+       "invalid .ws/config.json: 'rules.WS017' may not lower WS017: it guards a trust boundary (ws(7), RULES, "
+       "lists the codes no config can tune)"},
+      {R"({"rules": {"WS023": "note"}})",
+       "invalid .ws/config.json: 'rules.WS023' may not lower WS023: it guards a trust boundary (ws(7), RULES, "
+       "lists the codes no config can tune)"},
+      {R"({"rule_paths": {"WS012": ["legacy/**"]}})",
+       "invalid .ws/config.json: 'rule_paths.WS012' may not lower WS012: it guards a trust boundary (ws(7), RULES, "
+       "lists the codes no config can tune)"},
+      {R"({"rule_paths": {"WS014": []}})",
+       "invalid .ws/config.json: 'rule_paths.WS014' must be a non-empty array of paths or globs"},
+      {R"({"rule_paths": {"WS014": [1]}})", "invalid .ws/config.json: 'rule_paths.WS014' entries must be strings"},
+      {R"({"rule_paths": {"WS014": ["a/../b"]}})",
+       "invalid .ws/config.json: 'rule_paths.WS014' pattern 'a/../b' has an empty, '.' or '..' segment; write a "
+       "path relative to the workspace root"},
+      {R"({"rule_paths": ["WS014"]})",
+       "invalid .ws/config.json: 'rule_paths' must be an object of codes and path lists, as {\"WS014\": "
+       "[\"legacy/**\"]}"},
+      {R"({"require_suppression_reason": "yes"})",
+       "invalid .ws/config.json: 'require_suppression_reason' must be true or false"},
       {R"({"ignore": ["ok", "x/./y"]})",
        "invalid .ws/config.json: 'ignore' pattern 'x/./y' has an empty, '.' or '..' segment; write a path relative "
        "to the workspace root"},

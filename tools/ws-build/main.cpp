@@ -45,9 +45,9 @@ int wstools::run_build(int argc, char** argv) {
   // A build is one report, not a stream of records.
   app.get_option("--json")->description("same as --format json: one JSON document");
   app.add_flag("--all", o.all, "check every definition of the view, not only the changed ones");
-  app.add_option("--format", o.format, "output: human (default), json, sarif, github or gitlab")
+  app.add_option("--format", o.format, "output: human (default), json, sarif, github, gitlab or junit")
       ->type_name("FORMAT")
-      ->check(CLI::IsMember({"human", "json", "sarif", "github", "gitlab"}));
+      ->check(CLI::IsMember({"human", "json", "sarif", "github", "gitlab", "junit"}));
   app.add_flag("--werror", o.werror, "fail (exit 1) on warnings too");
   app.add_flag("--no-cache", o.no_cache, "neither read nor write the definition cache");
   app.add_flag("--no-merge", o.no_merge,
@@ -96,6 +96,7 @@ int wstools::run_build(int argc, char** argv) {
   bo.all = o.all;
   bo.use_cache = !o.no_cache;
   bo.pathspecs = std::move(*specs);
+  bo.list_checked = format == ws::OutputFormat::junit;
   bo.progress = wscli::build_progress(kTool, o.progress, format != ws::OutputFormat::human);
   auto result = ws::build(*workspace, bo);
   if (!result) return wscli::report_error(kTool, result.error());
@@ -103,6 +104,7 @@ int wstools::run_build(int argc, char** argv) {
   ws::RenderOptions ro;
   ro.color = format == ws::OutputFormat::human && wscli::use_color(o.common, stdout);
   ro.tool_version = ws::tool_version();
+  ro.warnings_fail = o.werror;
   if (!prefix.folder.empty())
     ro.shown_path = [&prefix](const std::string& path) { return ws::path_from_prefix(path, prefix); };
   const ws::Workspace& w = *workspace;

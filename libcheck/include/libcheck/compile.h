@@ -31,6 +31,8 @@ struct BuildOptions {
   // Told how many of the definitions this build must read (those the cache
   // does not already hold) have been read; empty: not told. See progress.h.
   ProgressFn progress;
+  // Fill BuildSummary::checked (the JUnit report's test cases).
+  bool list_checked = false;
 };
 
 struct BuildStats {

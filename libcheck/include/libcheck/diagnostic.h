@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "libcheck/source.h"
@@ -38,6 +40,8 @@ enum class DiagCode {
   workspace_config,     // WS019 the .ws/config.json a change proposes is invalid
   aliased_root,         // WS020 a C# using directive names a symbol root
   merge_conflict,       // WS021 the change does not merge into its base
+  unused_suppression,   // WS022 an inline suppression that suppresses nothing
+  bad_suppression,      // WS023 an inline suppression refused (malformed, a trust-boundary code, no reason)
 };
 
 struct DiagInfo {
@@ -50,6 +54,14 @@ struct DiagInfo {
 
 std::span<const DiagInfo> all_diagnostics();
 const DiagInfo& diag_info(DiagCode code);
+// The code an id ("WS014") names; nullopt for any other text.
+std::optional<DiagCode> find_diag_code(std::string_view id);
+// Codes that guard a trust boundary (ws(7), RULES): what may be read or
+// written (path policy, secrets, protected paths, links, size and depth
+// caps), what code may reach (scope, aliased roots), and the workspace's own
+// kinds, config and suppressions. Neither .ws/config.json's rules nor an
+// inline suppression may lower or silence them.
+bool is_trust_boundary(DiagCode code);
 
 struct Note {
   std::string path;   // may be empty: a note with no location
@@ -86,6 +98,9 @@ struct BuildSummary {
   // Why every definition was checked though --all was not asked for (a
   // change to the kinds or the config); shown as a note before the summary.
   std::string all_reason;
+  // The definitions checked, by path in view order, when the build was asked
+  // for them (BuildOptions::list_checked); empty otherwise.
+  std::vector<std::string> checked;
 };
 
 // Fills errors, warnings and files_with_errors from the diagnostics (notes at

@@ -37,9 +37,10 @@ struct IgnoreGlob {
   bool anchored = false;              // matched against the whole path, not the file name
 };
 
-// Errc::invalid naming the pattern and the rule it breaks, for an empty
+// Errc::invalid naming the config key it is under ("ignore",
+// "rule_paths.WS014"), the pattern and the rule it breaks, for an empty
 // pattern, one with control characters, or one with an empty segment.
-Result<IgnoreGlob> parse_ignore_glob(std::string_view text);
+Result<IgnoreGlob> parse_ignore_glob(std::string_view text, std::string_view key = "ignore");
 
 // The same rules for a glob from elsewhere (ws-grep -g): `bad` turns the
 // rule broken ("holds a control character") into the caller's error.

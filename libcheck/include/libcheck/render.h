@@ -2,7 +2,7 @@
 // each diagnostic to one consumer, which writes it to the stream it was given
 // (never to stdout/stderr on its own). Formats: human (clang style, with the
 // source line and a caret), one JSON document, SARIF 2.1.0, GitHub Actions
-// workflow commands, GitLab Code Quality. Every output is deterministic: the
+// workflow commands, GitLab Code Quality, JUnit XML. Every output is deterministic: the
 // same diagnostics in the same order give the same bytes.
 #pragma once
 
@@ -19,9 +19,9 @@
 
 namespace ws {
 
-enum class OutputFormat { human, json, sarif, github, gitlab };
+enum class OutputFormat { human, json, sarif, github, gitlab, junit };
 
-// "human", "json", "sarif", "github", "gitlab" (the --format values).
+// "human", "json", "sarif", "github", "gitlab", "junit" (the --format values).
 const char* output_format_name(OutputFormat f);
 std::optional<OutputFormat> parse_output_format(std::string_view name);
 
@@ -44,6 +44,8 @@ struct RenderOptions {
   // current folder, ws(7), PATHSPECS); empty: repository-relative, as the
   // machine formats always are.
   std::function<std::string(const std::string& path)> shown_path;
+  // JUnit only: warnings fail a test case too (ws-build --werror).
+  bool warnings_fail = false;
 };
 
 class DiagnosticConsumer {

@@ -15,6 +15,7 @@
 #include "libcheck/merge_result.h"
 #include "libcheck/repository.h"
 #include "libcheck/result.h"
+#include "libcheck/rule_config.h"
 #include "libcheck/view.h"
 #include "libcheck/workspace_root.h"
 
@@ -50,6 +51,8 @@ struct WorkspaceConfig {
   std::vector<std::string> protected_paths = default_protected_paths();
   std::uint64_t size_cap = kDefaultSizeCap;
   ApprovalConfig approval;
+  // "rules", "rule_paths", "require_suppression_reason" (rule_config.h).
+  RuleConfig rules;
 };
 Result<WorkspaceConfig> parse_workspace_config(std::string_view json_text);
 

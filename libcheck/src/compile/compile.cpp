@@ -22,6 +22,7 @@
 #include "parallel.h"
 #include "printable_path.h"
 #include "progress_meter.h"
+#include "rule_config.h"
 
 namespace ws {
 
@@ -41,8 +42,9 @@ namespace {
 // 5, a note counts the syntax errors past the first five; 6, a record says
 // whether its file was partly read (ws-build --stats); 7, fixed, switch-arm,
 // join, into, method and event declarations shadow in their scope only;
-// 8, a using directive naming a root is WS020.
-constexpr int kReaderRevision = 8;
+// 8, a using directive naming a root is WS020; 9, inline suppressions are
+// carried as WS022 (read/suppression_read.h).
+constexpr int kReaderRevision = 9;
 }  // namespace
 
 const std::string& cache_version() {
@@ -328,6 +330,7 @@ Result<Reading> read_items(const View& view, const KindPack& kinds, const Worksp
       it.view.path = e.path;
       it.checked = report;
       if (report) ++summary.files_checked;
+      if (report && options.list_checked) summary.checked.push_back(e.path);
       if (link) {
         // Reported above; never read, so not in the overlay.
       } else if (is_secret_path(e.path) || view_kind->never_read) {
@@ -426,7 +429,9 @@ Result<Reading> read_items(const View& view, const KindPack& kinds, const Worksp
   return reading;
 }
 
-BuildResult finish(Reading& reading) {
+BuildResult finish(Reading& reading, const WorkspaceConfig& config) {
+  // The base config's rules and the inline suppressions (ws(7), RULES).
+  compile_detail::apply_rules(config.rules, reading.diags);
   std::sort(reading.diags.begin(), reading.diags.end(), diag_less);
   BuildResult result = std::move(reading.result);
   result.summary = tally(reading.diags, result.summary);
@@ -445,7 +450,7 @@ Result<BuildResult> compile_whole(const View& view, const KindPack& kinds, const
     compile_detail::UnchangedItems unchanged(kinds, reading->items, [](const Item& it) { return !it.changed; });
     compile_detail::check_symbols(kinds, reading->items, unchanged, false, options.all, reading->diags);
   }
-  BuildResult result = finish(*reading);
+  BuildResult result = finish(*reading, config);
   if (then) then(reading->items, result);
   return result;
 }
@@ -459,7 +464,7 @@ Result<std::optional<BuildResult>> compile_on(const View& view, const KindPack& 
   if (!reading) return reading.error();
   compile_detail::check_symbols(kinds, reading->items, base, true, options.all, reading->diags);
   if (base.damaged()) return std::optional<BuildResult>();
-  return std::optional<BuildResult>(finish(*reading));
+  return std::optional<BuildResult>(finish(*reading, config));
 }
 
 // What the base commit holds at each path of a whole view's items that an

@@ -64,9 +64,10 @@ bool decided_ignored(const std::vector<IgnoreGlob>& globs, const std::vector<std
 
 }  // namespace
 
-Result<IgnoreGlob> parse_ignore_glob(std::string_view text) {
+Result<IgnoreGlob> parse_ignore_glob(std::string_view text, std::string_view key) {
   return parse_glob(text, [&](const std::string& rule) {
-    return make_error(Errc::invalid, "invalid .ws/config.json: 'ignore' pattern '" + std::string(text) + "' " + rule,
+    return make_error(Errc::invalid,
+                      "invalid .ws/config.json: '" + std::string(key) + "' pattern '" + std::string(text) + "' " + rule,
                       ".ws/config.json");
   });
 }

@@ -10,6 +10,7 @@
 
 #include "definition_build.h"
 #include "readers.h"
+#include "suppression_read.h"
 
 namespace ws {
 
@@ -125,6 +126,7 @@ Definition read_definition(const Kind& kind, std::string_view path, std::string_
     case Format::csharp: detail::read_csharp(kind, bytes, begin, pack, def); break;
     case Format::opaque: break;
   }
+  if (kind.format == Format::csharp) detail::read_code_suppressions(bytes, begin, def);
   std::stable_sort(def.diagnostics.begin(), def.diagnostics.end(), diag_less);
   return def;
 }

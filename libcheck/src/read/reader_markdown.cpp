@@ -18,6 +18,7 @@
 #include "readers.h"
 #include "ts_util.h"
 #include "front_matter.h"
+#include "suppression_read.h"
 #include "yaml_scalars.h"
 
 namespace ws::detail {
@@ -269,6 +270,7 @@ void read_markdown(const Kind& kind, std::string_view bytes, std::uint32_t begin
     return;
   }
   Span start = lines.span(at.value.start_byte, std::min<std::uint32_t>(at.value.start_byte + 1, fm.yaml_end));
+  take_front_matter_suppressions(doc, def);
   finish_definition(kind, doc, start, missing_name_message(kind, "the front matter"), def);
 }
 

@@ -16,13 +16,14 @@ const char* output_format_name(OutputFormat f) {
     case OutputFormat::sarif: return "sarif";
     case OutputFormat::github: return "github";
     case OutputFormat::gitlab: return "gitlab";
+    case OutputFormat::junit: return "junit";
   }
   return "human";
 }
 
 std::optional<OutputFormat> parse_output_format(std::string_view name) {
   for (auto f : {OutputFormat::human, OutputFormat::json, OutputFormat::sarif,
-                 OutputFormat::github, OutputFormat::gitlab})
+                 OutputFormat::github, OutputFormat::gitlab, OutputFormat::junit})
     if (name == output_format_name(f)) return f;
   return std::nullopt;
 }
@@ -58,6 +59,7 @@ std::unique_ptr<DiagnosticConsumer> make_consumer(OutputFormat format, std::ostr
     case OutputFormat::sarif: return render_detail::make_sarif(out, options);
     case OutputFormat::github: return render_detail::make_github(out, options);
     case OutputFormat::gitlab: return render_detail::make_gitlab(out, options);
+    case OutputFormat::junit: return render_detail::make_junit(out, options);
   }
   return render_detail::make_human(out, options);
 }

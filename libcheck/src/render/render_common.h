@@ -54,5 +54,6 @@ std::unique_ptr<DiagnosticConsumer> make_json(std::ostream& out, const RenderOpt
 std::unique_ptr<DiagnosticConsumer> make_sarif(std::ostream& out, const RenderOptions& o);
 std::unique_ptr<DiagnosticConsumer> make_github(std::ostream& out, const RenderOptions& o);
 std::unique_ptr<DiagnosticConsumer> make_gitlab(std::ostream& out, const RenderOptions& o);
+std::unique_ptr<DiagnosticConsumer> make_junit(std::ostream& out, const RenderOptions& o);
 
 }  // namespace ws::render_detail

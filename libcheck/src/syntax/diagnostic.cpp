@@ -9,7 +9,7 @@ namespace ws {
 
 namespace {
 
-constexpr std::array<DiagInfo, 21> kTable{{
+constexpr std::array<DiagInfo, 23> kTable{{
     {DiagCode::syntax_error, "WS001", Severity::error, "syntax error",
      "The file does not parse in its kind's format (C#, JSON, or YAML front matter). "
      "The position is where the parser first lost its way; fix the text there."},
@@ -79,7 +79,19 @@ constexpr std::array<DiagInfo, 21> kTable{{
      "leaves this path in conflict. The rest of the change is checked as merged, with the "
      "change's side of this path. Rebase the change onto the base, or merge the base into "
      "it, and resolve the conflict."},
+    {DiagCode::unused_suppression, "WS022", Severity::warning, "unused suppression",
+     "An inline suppression ('// ws-ignore WS014: reason' in C#, 'ws-ignore' in Markdown front "
+     "matter) names a code that no diagnostic at its place has. Remove it, or fix the code it names."},
+    {DiagCode::bad_suppression, "WS023", Severity::error, "bad suppression",
+     "An inline suppression is refused: it is malformed, names an unknown code or one that guards a "
+     "trust boundary, or gives no reason though .ws/config.json sets \"require_suppression_reason\"."},
 }};
+
+constexpr DiagCode kTrustBoundary[] = {
+    DiagCode::file_too_large, DiagCode::path_refused,  DiagCode::out_of_scope,    DiagCode::too_deep,
+    DiagCode::unreadable_file, DiagCode::kind_manifest, DiagCode::workspace_config, DiagCode::aliased_root,
+    DiagCode::merge_conflict, DiagCode::bad_suppression,
+};
 
 }  // namespace
 
@@ -96,6 +108,18 @@ std::span<const DiagInfo> all_diagnostics() { return kTable; }
 
 const DiagInfo& diag_info(DiagCode code) {
   return kTable[static_cast<std::size_t>(code) - 1];
+}
+
+std::optional<DiagCode> find_diag_code(std::string_view id) {
+  for (const auto& info : kTable)
+    if (id == info.id) return info.code;
+  return std::nullopt;
+}
+
+bool is_trust_boundary(DiagCode code) {
+  for (DiagCode c : kTrustBoundary)
+    if (c == code) return true;
+  return false;
 }
 
 Diagnostic make_diag(DiagCode code, std::string path, Span span, std::string message) {

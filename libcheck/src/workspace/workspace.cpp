@@ -10,6 +10,7 @@
 #include "base_kinds.h"
 #include "commit_config.h"
 #include "home_directory.h"
+#include "rule_config_parse.h"
 #include "secret_content.h"
 #include "libcheck/kinds.h"
 #include "libcheck/path_policy.h"
@@ -107,6 +108,13 @@ Result<std::vector<IgnoreGlob>> ignore_list(const nlohmann::json& value) {
   return out;
 }
 
+// The rule keys (ws(7), RULES), read by rule_config_parse.cpp.
+Status parse_rule_key(const std::string& key, const nlohmann::json& value, RuleConfig& rules) {
+  if (key == "rules") return detail::parse_rule_levels(value, rules);
+  if (key == "rule_paths") return detail::parse_rule_paths(value, rules);
+  return detail::parse_require_reason(value, rules);
+}
+
 }  // namespace
 
 const std::vector<std::string>& default_protected_names() {
@@ -154,8 +162,11 @@ Result<WorkspaceConfig> parse_workspace_config(std::string_view text) {
       auto approval = parse_approval(value);
       if (!approval) return approval.error();
       c.approval = *approval;
+    } else if (key == "rules" || key == "rule_paths" || key == "require_suppression_reason") {
+      if (auto st = parse_rule_key(key, value, c.rules); !st) return st.error();
     } else {
-      return invalid_config("unknown key '" + key + "'; allowed: unrouted, ignore, protected, unprotected, size_cap, approval");
+      return invalid_config("unknown key '" + key + "'; allowed: unrouted, ignore, protected, unprotected, size_cap, "
+                            "approval, rules, rule_paths, require_suppression_reason");
     }
   }
   c.protected_paths = protected_list(unprotected, std::move(own));
