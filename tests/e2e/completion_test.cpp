@@ -122,7 +122,7 @@ TEST_CASE("bash completes the options of each tool from its own table", "[comple
         "--help\n--session\n--color\n--json\n--quiet\n--version\n--list\n--all-sessions\n--show\n--stat\n--reject\n"
         "--branch\n--rebase\n--allow-policy-change\n--continue\n");
   CHECK(complete({"ws-grep", "--no"}, repo.path()) == "--no-line-number\n--no-filename\n");
-  CHECK(complete({"ws-build", "--no-"}, repo.path()) == "--no-cache\n--no-progress\n");
+  CHECK(complete({"ws-build", "--no-"}, repo.path()) == "--no-cache\n--no-merge\n--no-progress\n");
   CHECK(complete({"ws-commit", "--prog"}, repo.path()) == "--progress\n");
   CHECK(complete({"ws-ls", "--k"}, repo.path()) == "--kind\n");
   // The hidden option is never offered.
