@@ -92,9 +92,24 @@ class GitContentSource final : public ContentSource {
     if (!root_ || !e.from_worktree || e.status == ChangeStatus::deleted || e.mode == kModeLink ||
         e.mode == kModeGitlink || is_secret_path(e.path))
       return std::nullopt;
-    auto why = root_->hard_link_refusal(e.path);
+    std::optional<FileError> why;
+    if (walk_links_) {
+      auto it = walk_links_->find(e.path);
+      if (it != walk_links_->end()) why = FileError{FileRule::hard_link, e.path, it->second};
+    } else {
+      why = root_->hard_link_refusal(e.path);
+    }
     if (!why) return std::nullopt;
     return make_error(Errc::refused, why->message(), e.path, file_rule_name(why->rule));
+  }
+
+  // The link counts of the view's working-tree files as the status walk's
+  // own stat found them (WorktreeStatus::hard_links): every working-tree
+  // entry of such a view was met by that walk, so refusal() answers from
+  // them instead of a second stat per file. read() still checks the file
+  // it opens.
+  void use_walk_links(const std::vector<std::pair<std::string, std::uint64_t>>& links) {
+    walk_links_.emplace(links.begin(), links.end());
   }
 
   std::optional<std::uint64_t> size_of(const ViewEntry& e) const override {
@@ -123,6 +138,7 @@ class GitContentSource final : public ContentSource {
   std::unique_ptr<detail::OdbPool> odbs_;
   std::shared_ptr<const WorkspaceRoot> root_;
   std::uint64_t cap_;
+  std::optional<std::unordered_map<std::string, std::uint64_t>> walk_links_;
 };
 
 Result<std::shared_ptr<GitContentSource>> content_of(git_repository* repo, std::shared_ptr<const WorkspaceRoot> root,
@@ -379,6 +395,7 @@ Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<cons
     auto status = detail::worktree_status(repo, root->path(), base_commit, **content, spec.changes_only);
     if (!status) return status.error();
     if (status->applicable) {
+      (*content)->use_walk_links(status->hard_links);
       std::vector<ViewEntry> entries = std::move(status->entries);
       mark_unchanged_from_worktree(entries);
       forget_worktree_secret_ids(entries);
