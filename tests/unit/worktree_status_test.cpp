@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <cstdint>
 #include <map>
@@ -291,4 +292,39 @@ TEST_CASE("working-tree status: stats taken beside the walk give the walk's own 
   // scheduler; with one core there are none. Never more than the tracked files.
   INFO("stated ahead: " << st->stated_ahead);
   CHECK(st->stated_ahead <= 2100);
+}
+
+// The listing's hard-link refusal comes from the walk's own stat: a tracked
+// file and an untracked one linked to it, and one linked from outside the
+// tree, each with its link count; a symlink and a plain file never. Both
+// with the helpers' stats and with the walk's own.
+TEST_CASE("working-tree status: the walk names every file with several links", "[worktree-status]") {
+  wstest::TempRepo repo;
+  repo.write("kind0/plain.json", "{}\n");
+  repo.write("kind0/tracked.json", "{\"n\": 1}\n");
+  repo.commit_all("base");
+  const fs::path root = repo.path();
+  fs::create_hard_link(root / "kind0/tracked.json", root / "kind0/untracked.json");
+  wstest::TempRepo outside;
+  outside.write("elsewhere.json", "{}\n");
+  fs::create_directories(root / "kind1");
+  fs::create_hard_link(outside.path() + "/elsewhere.json", root / "kind1/linked.json");
+  fs::create_hard_link(outside.path() + "/elsewhere.json", root / "kind1/linked-again.json");
+  fs::create_symlink("plain.json", root / "kind0/link.json");
+  auto r = ws::Repository::open(repo.path());
+  REQUIRE(r.ok());
+  auto view = ws::open_view(*r, nullptr, [] { ws::ViewSpec s; s.source = ws::ViewSource::staged; return s; }());
+  REQUIRE(view.ok());
+  auto head = r->resolve_commit("HEAD");
+  REQUIRE(head.ok());
+  for (std::size_t prestat_min : {std::size_t(0), SIZE_MAX}) {
+    auto st = ws::detail::worktree_status(*r, repo.path(), *head, view->content(), false, prestat_min);
+    REQUIRE(st.ok());
+    REQUIRE(st->applicable);
+    std::vector<std::pair<std::string, std::uint64_t>> want{
+        {"kind0/tracked.json", 2}, {"kind0/untracked.json", 2}, {"kind1/linked-again.json", 3}, {"kind1/linked.json", 3}};
+    auto got = st->hard_links;
+    std::sort(got.begin(), got.end());
+    CHECK(got == want);
+  }
 }

@@ -1,9 +1,10 @@
 // ws-ls: list the definitions of a view (base + pending changes).
 #include <cstdio>
+#include <iterator>
 #include <string>
 #include <vector>
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "common/cli.h"
@@ -85,25 +86,37 @@ void print_text(const ws::Listing& listing, const Options& o, const ws::PathPref
       name_w = std::max(name_w, le.name.empty() ? 1 : field(le.name, name_buf).size());
     }
   }
+  // One buffer for the whole listing, written out in large pieces: a
+  // print per line was a tenth of a listing (bench/DIAGNOSES.md, ls-view).
+  fmt::memory_buffer out;
+  auto flush_if_full = [&out] {
+    if (out.size() < (std::size_t(1) << 16)) return;
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    out.clear();
+  };
   for (const auto& le : listing.entries) {
     const auto& e = *le.entry;
     std::string_view path = path_field(e.path, path_buf, path_rel);
+    flush_if_full();
     if (!o.long_format) {
-      fmt::print("{}{}", path, end);
+      out.append(path);
+      out.push_back(end);
       continue;
     }
     char st = e.status == ws::ChangeStatus::unchanged ? '-' : static_cast<char>(e.status);
     std::string kind = kind_label(le);
     std::string_view name = le.name.empty() ? std::string_view("-") : field(le.name, name_buf);
     if (e.old_path.empty())
-      fmt::print("{} {:<{}} {:<{}} {}{}", st, field(kind, kind_buf), kind_w, name, name_w, path, end);
+      fmt::format_to(std::back_inserter(out), "{} {:<{}} {:<{}} {}{}", st, field(kind, kind_buf), kind_w, name,
+                     name_w, path, end);
     else
-      fmt::print("{} {:<{}} {:<{}} {} -> {}{}", st, field(kind, kind_buf), kind_w, name, name_w,
-                 path_field(e.old_path, old_buf, old_rel), path, end);
+      fmt::format_to(std::back_inserter(out), "{} {:<{}} {:<{}} {} -> {}{}", st, field(kind, kind_buf), kind_w,
+                     name, name_w, path_field(e.old_path, old_buf, old_rel), path, end);
   }
   if (listing.omitted)
-    fmt::print("Listing-Truncated: {} more {} (raise --max){}", listing.omitted,
-               listing.omitted == 1 ? "entry" : "entries", end);
+    fmt::format_to(std::back_inserter(out), "Listing-Truncated: {} more {} (raise --max){}", listing.omitted,
+                   listing.omitted == 1 ? "entry" : "entries", end);
+  std::fwrite(out.data(), 1, out.size(), stdout);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "index_tree.h"
 
+#include <cstdio>
 #include <cstring>
+#include <deque>
 #include <string>
 #include <string_view>
 
@@ -30,17 +32,18 @@ class TreeHasher {
   // The tree of entries [begin, end), all below the folder of `prefix`
   // bytes (ending in '/'; 0 for the root). Index order is tree order: git
   // sorts a folder's name as if it ended in '/', and so does a path sort.
-  void hash(std::size_t begin, std::size_t end, std::size_t prefix, unsigned char id[20]) {
-    std::string body;
+  // Each depth keeps its body buffer from one folder to the next, so a
+  // tree of 20,000 files is hashed without an allocation per folder (a
+  // deque: growing it at the end leaves `body` of the callers in place).
+  void hash(std::size_t begin, std::size_t end, std::size_t prefix, unsigned char id[20], std::size_t depth = 0) {
+    if (bodies_.size() <= depth) bodies_.resize(depth + 1);
+    std::string& body = bodies_[depth];
+    body.clear();
     for (std::size_t i = begin; i < end;) {
       std::string_view rest = index_.path(entries_[i]).substr(prefix);
       std::size_t slash = rest.find('/');
       if (slash == std::string_view::npos) {
-        mode_text(entries_[i].mode, body);
-        body.push_back(' ');
-        body.append(rest);
-        body.push_back('\0');
-        body.append(reinterpret_cast<const char*>(entries_[i].id), 20);
+        append_entry(body, entries_[i].mode, rest, entries_[i].id);
         ++i;
         continue;
       }
@@ -48,25 +51,31 @@ class TreeHasher {
       std::size_t j = i + 1;
       while (j < end && index_.path(entries_[j]).substr(prefix, dir.size()) == dir) ++j;
       unsigned char sub[20];
-      hash(i, j, prefix + dir.size(), sub);
-      body.append("40000 ");
-      body.append(dir.substr(0, slash));
-      body.push_back('\0');
-      body.append(reinterpret_cast<const char*>(sub), 20);
+      hash(i, j, prefix + dir.size(), sub, depth + 1);
+      append_entry(body, 040000, dir.substr(0, slash), sub);
       i = j;
     }
-    std::string header = "tree " + std::to_string(body.size());
-    header.push_back('\0');
+    char header[32];
+    int n = std::snprintf(header, sizeof header, "tree %zu", body.size());
     SHA_CTX sha;
     SHA1_Init(&sha);
-    SHA1_Update(&sha, header.data(), header.size());
+    SHA1_Update(&sha, header, static_cast<std::size_t>(n) + 1);  // with its NUL
     SHA1_Update(&sha, body.data(), body.size());
     SHA1_Final(id, &sha);
   }
 
  private:
+  static void append_entry(std::string& body, std::uint32_t mode, std::string_view name, const unsigned char id[20]) {
+    mode_text(mode, body);
+    body.push_back(' ');
+    body.append(name);
+    body.push_back('\0');
+    body.append(reinterpret_cast<const char*>(id), 20);
+  }
+
   const IndexFile& index_;
   const std::vector<IndexEntry>& entries_;
+  std::deque<std::string> bodies_;
 };
 
 }  // namespace

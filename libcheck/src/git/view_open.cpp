@@ -83,9 +83,24 @@ class GitContentSource final : public ContentSource {
     if (!root_ || !e.from_worktree || e.status == ChangeStatus::deleted || e.mode == kModeLink ||
         e.mode == kModeGitlink || is_secret_path(e.path))
       return std::nullopt;
-    auto why = root_->hard_link_refusal(e.path);
+    std::optional<FileError> why;
+    if (walk_links_) {
+      auto it = walk_links_->find(e.path);
+      if (it != walk_links_->end()) why = FileError{FileRule::hard_link, e.path, it->second};
+    } else {
+      why = root_->hard_link_refusal(e.path);
+    }
     if (!why) return std::nullopt;
     return make_error(Errc::refused, why->message(), e.path, file_rule_name(why->rule));
+  }
+
+  // The link counts of the view's working-tree files as the status walk's
+  // own stat found them (WorktreeStatus::hard_links): every working-tree
+  // entry of such a view was met by that walk, so refusal() answers from
+  // them instead of a second stat per file. read() still checks the file
+  // it opens.
+  void use_walk_links(const std::vector<std::pair<std::string, std::uint64_t>>& links) {
+    walk_links_.emplace(links.begin(), links.end());
   }
 
   std::optional<std::uint64_t> size_of(const ViewEntry& e) const override {
@@ -114,6 +129,7 @@ class GitContentSource final : public ContentSource {
   std::unique_ptr<detail::OdbPool> odbs_;
   std::shared_ptr<const WorkspaceRoot> root_;
   std::uint64_t cap_;
+  std::optional<std::unordered_map<std::string, std::uint64_t>> walk_links_;
 };
 
 Result<std::shared_ptr<GitContentSource>> content_of(git_repository* repo, std::shared_ptr<const WorkspaceRoot> root,
@@ -333,208 +349,270 @@ Result<View> open_view(const Repository& repo, std::shared_ptr<const WorkspaceRo
   return detail::open_view_with(repo, std::move(root), spec, size_cap, /*fast_status=*/true);
 }
 
-Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<const WorkspaceRoot> root,
-                                    const ViewSpec& spec, std::uint64_t size_cap, bool fast_status) {
-  git_repository* r = repo.raw();
-  auto base = view_base_commit(repo, spec);
-  if (!base) return base.error();
-  std::string base_commit = std::move(base).value();
+namespace {
+
+// What every way of opening a view starts from: the commits it names, the
+// secrets' blob ids its trees give, and where its bytes come from.
+struct ViewInputs {
+  const Repository& repo;
+  git_repository* r;
+  std::shared_ptr<const WorkspaceRoot> root;
+  const ViewSpec& spec;
+  std::uint64_t size_cap;
+  std::string base_commit;
   std::string pending_commit;  // for rev and proposal views
-  if (spec.source == ViewSource::proposal || spec.source == ViewSource::rev) {
-    auto c = repo.resolve_commit(spec.source == ViewSource::proposal ? spec.proposal : spec.rev);
-    if (!c) return c.error();
-    pending_commit = *c;
-  }
-  if (spec.source == ViewSource::worktree && (repo.is_bare() || !root))
-    return make_error(Errc::environment, "this repository has no working tree; use --rev, --staged or --proposal");
-
   // The secrets' blob ids known without reading one (secrets.h): the base
-  // tree's and the pending tree's here, the index's where it is read below;
-  // the View adds those of its own entries.
+  // tree's and the pending tree's here, the index's where it is read; the
+  // View adds those of its own entries.
   SecretBlobs secrets;
-  for (const std::string* commit : {&base_commit, &pending_commit})
-    if (Status st = detail::add_commit_secrets(r, *commit, secrets); !st) return st.error();
+};
 
-  if (spec.source == ViewSource::worktree && !spec.statuses) {
-    auto files = list_worktree_files(repo, root->path(), secrets);
-    if (!files) return files.error();
-    if (Status st = detail::measure_secrets(r, secrets); !st) return st.error();
-    auto content = content_of(r, root, size_cap);
-    if (!content) return content.error();
-    return View(std::move(files).value(), std::move(content).value(), base_commit, std::move(secrets));
+Status resolve_commits(ViewInputs& in) {
+  auto base = view_base_commit(in.repo, in.spec);
+  if (!base) return base.error();
+  in.base_commit = std::move(base).value();
+  if (in.spec.source == ViewSource::proposal || in.spec.source == ViewSource::rev) {
+    auto c = in.repo.resolve_commit(in.spec.source == ViewSource::proposal ? in.spec.proposal : in.spec.rev);
+    if (!c) return c.error();
+    in.pending_commit = *c;
   }
+  if (in.spec.source == ViewSource::worktree && (in.repo.is_bare() || !in.root))
+    return make_error(Errc::environment, "this repository has no working tree; use --rev, --staged or --proposal");
+  for (const std::string* commit : {&in.base_commit, &in.pending_commit})
+    if (Status st = detail::add_commit_secrets(in.r, *commit, in.secrets); !st) return st.error();
+  return Ok{};
+}
 
-  if (spec.source == ViewSource::worktree && fast_status) {
-    auto content = content_of(r, root, size_cap);
-    if (!content) return content.error();
-    auto status = detail::worktree_status(repo, root->path(), base_commit, **content, spec.changes_only);
-    if (!status) return status.error();
-    if (status->applicable) {
-      std::vector<ViewEntry> entries = std::move(status->entries);
-      mark_unchanged_from_worktree(entries);
-      forget_worktree_secret_ids(entries);
-      secrets.insert_all(status->index_secrets);
-      if (Status st = detail::measure_secrets(r, secrets); !st) return st.error();
-      detect_renames(entries, &secrets);
-      auto snapshot =
-          std::make_shared<detail::SnapshotContentSource>(std::move(content).value(), std::move(status->kept));
-      return View(std::move(entries), std::move(snapshot), base_commit, std::move(secrets));
-    }
+// A working-tree view without statuses (ViewSpec::statuses).
+Result<View> files_view(ViewInputs& in) {
+  auto files = list_worktree_files(in.repo, in.root->path(), in.secrets);
+  if (!files) return files.error();
+  if (Status st = detail::measure_secrets(in.r, in.secrets); !st) return st.error();
+  auto content = content_of(in.r, in.root, in.size_cap);
+  if (!content) return content.error();
+  return View(std::move(files).value(), std::move(content).value(), in.base_commit, std::move(in.secrets));
+}
+
+// A working-tree view from worktree_status(); none where that does not
+// apply (worktree_status.h), for libgit2 to compute.
+Result<std::optional<View>> status_view(ViewInputs& in) {
+  auto content = content_of(in.r, in.root, in.size_cap);
+  if (!content) return content.error();
+  auto status = detail::worktree_status(in.repo, in.root->path(), in.base_commit, **content, in.spec.changes_only);
+  if (!status) return status.error();
+  if (!status->applicable) return std::optional<View>();
+  (*content)->use_walk_links(status->hard_links);
+  std::vector<ViewEntry> entries = std::move(status->entries);
+  mark_unchanged_from_worktree(entries);
+  forget_worktree_secret_ids(entries);
+  in.secrets.insert_all(status->index_secrets);
+  if (Status st = detail::measure_secrets(in.r, in.secrets); !st) return st.error();
+  detect_renames(entries, &in.secrets);
+  auto snapshot = std::make_shared<detail::SnapshotContentSource>(std::move(content).value(), std::move(status->kept));
+  return std::optional<View>(View(std::move(entries), std::move(snapshot), in.base_commit, std::move(in.secrets)));
+}
+
+// A rev or proposal view from one walk of the two trees (committed_view_entries).
+Result<View> committed_view(ViewInputs& in) {
+  auto entries = committed_view_entries(in.r, in.base_commit, in.pending_commit, in.spec.changes_only);
+  if (!entries) return entries.error();
+  if (in.spec.changes_only) {
+    // The configuration and kinds the view must still hold: the base's
+    // .ws/ files the change left alone.
+    auto ws_files = in.repo.commit_entries(in.base_commit, ".ws/");
+    if (!ws_files) return ws_files.error();
+    std::unordered_set<std::string_view> changed;
+    for (const auto& e : *entries) changed.insert(e.path);
+    std::vector<ViewEntry> kept;
+    for (auto& e : *ws_files)
+      if (!changed.count(e.path)) kept.push_back(std::move(e));
+    for (auto& e : kept) entries->push_back(std::move(e));
+    std::sort(entries->begin(), entries->end(), [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; });
   }
+  auto content = content_of(in.r, in.root, in.size_cap);
+  if (!content) return content.error();
+  detect_renames(*entries, &in.secrets);
+  return View(std::move(entries).value(), std::move(content).value(), in.base_commit, std::move(in.secrets));
+}
 
-  if ((spec.source == ViewSource::rev || spec.source == ViewSource::proposal) && fast_status) {
-    auto entries = committed_view_entries(r, base_commit, pending_commit, spec.changes_only);
-    if (!entries) return entries.error();
-    if (spec.changes_only) {
-      // The configuration and kinds the view must still hold: the base's
-      // .ws/ files the change left alone.
-      auto ws_files = repo.commit_entries(base_commit, ".ws/");
-      if (!ws_files) return ws_files.error();
-      std::unordered_set<std::string_view> changed;
-      for (const auto& e : *entries) changed.insert(e.path);
-      std::vector<ViewEntry> kept;
-      for (auto& e : *ws_files)
-        if (!changed.count(e.path)) kept.push_back(std::move(e));
-      for (auto& e : kept) entries->push_back(std::move(e));
-      std::sort(entries->begin(), entries->end(),
-                [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; });
-    }
-    auto content = content_of(r, root, size_cap);
-    if (!content) return content.error();
-    detect_renames(*entries, &secrets);
-    return View(std::move(entries).value(), std::move(content).value(), base_commit, std::move(secrets));
-  }
-
-  // A changes-only working-tree view keeps every .gitattributes too, so
-  // its base is walked whole here (the rare way, when the fast status does
-  // not apply), and the rest of it dropped.
-  const bool walk_all = !spec.changes_only || spec.source == ViewSource::worktree;
-  auto base_entries = repo.commit_entries(base_commit, walk_all ? "" : ".ws/");
+// The base's entries the libgit2 way needs: all of them, or for a
+// changes-only view its .ws/ files (and, over a working tree, every
+// .gitattributes file, so its base is walked whole here -- the rare way,
+// when the fast status does not apply -- and the rest dropped).
+Result<std::vector<ViewEntry>> base_entries_of(const ViewInputs& in) {
+  const bool walk_all = !in.spec.changes_only || in.spec.source == ViewSource::worktree;
+  auto base_entries = in.repo.commit_entries(in.base_commit, walk_all ? "" : ".ws/");
   if (!base_entries) return base_entries.error();
   std::vector<ViewEntry> entries = std::move(base_entries).value();
-  if (spec.changes_only && walk_all)
+  if (in.spec.changes_only && walk_all)
     std::erase_if(entries, [](const ViewEntry& e) {
       return std::string_view(e.path).substr(0, 4) != ".ws/" && !git::is_gitattributes_path(e.path);
     });
-  if (spec.source == ViewSource::rev && pending_commit == base_commit) {
-    // A revision against itself (ws-grep --base) changes nothing, and
-    // libgit2 would still compare the two trees directory by directory.
-    auto content = content_of(r, root, size_cap);
-    if (!content) return content.error();
-    return View(std::move(entries), std::move(content).value(), base_commit, std::move(secrets));
-  }
+  return entries;
+}
 
-  std::unordered_map<std::string_view, std::size_t> by_path;
-  by_path.reserve(entries.size());
-  for (std::size_t i = 0; i < entries.size(); ++i) by_path.emplace(entries[i].path, i);
-
-  auto base_tree = git::commit_tree(r, base_commit);
-  if (!base_tree) return base_tree.error();
-
+// libgit2's diff of the base tree against the view's source.
+Result<git::Diff> libgit2_diff(const ViewInputs& in, git_tree* base_tree) {
   git_diff_options opts;
   git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
   opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_DISABLE_PATHSPEC_MATCH;
   git_diff* draw = nullptr;
   int rc = 0;
-  bool worktree = spec.source == ViewSource::worktree;
-  switch (spec.source) {
+  switch (in.spec.source) {
     case ViewSource::worktree:
-      if (Status st = detail::refuse_mount_points(root->path(), r, repo.index_file()); !st) return st.error();
+      if (Status st = detail::refuse_mount_points(in.root->path(), in.r, in.repo.index_file()); !st) return st.error();
       opts.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
-      rc = git_diff_tree_to_workdir_with_index(&draw, r, base_tree->get(), &opts);
+      rc = git_diff_tree_to_workdir_with_index(&draw, in.r, base_tree, &opts);
       break;
     case ViewSource::staged:
-      rc = git_diff_tree_to_index(&draw, r, base_tree->get(), nullptr, &opts);
+      rc = git_diff_tree_to_index(&draw, in.r, base_tree, nullptr, &opts);
       break;
     case ViewSource::rev:
     case ViewSource::proposal: {
-      auto t = git::commit_tree(r, pending_commit);
+      auto t = git::commit_tree(in.r, in.pending_commit);
       if (!t) return t.error();
-      if (Status deep = git::check_changed_depth(r, base_tree->get(), t->get()); !deep) return deep.error();
-      rc = git_diff_tree_to_tree(&draw, r, base_tree->get(), t->get(), &opts);
+      if (Status deep = git::check_changed_depth(in.r, base_tree, t->get()); !deep) return deep.error();
+      rc = git_diff_tree_to_tree(&draw, in.r, base_tree, t->get(), &opts);
       break;
     }
   }
   if (rc < 0) {
     Error failed = git::error(Errc::environment, "cannot compute the pending changes");
-    return worktree || spec.source == ViewSource::staged ? detail::index_load_error(repo.index_file(), failed) : failed;
+    const bool reads_index = in.spec.source == ViewSource::worktree || in.spec.source == ViewSource::staged;
+    return reads_index ? detail::index_load_error(in.repo.index_file(), failed) : failed;
   }
-  git::Diff diff(draw);
+  return git::Diff(draw);
+}
 
-  auto content = content_of(r, root, size_cap);
-  if (!content) return content.error();
+// Lays the diff's deltas over the base's entries (sorted by path), in place.
+class DeltaMerge {
+ public:
+  DeltaMerge(const ViewInputs& in, std::vector<ViewEntry>& entries, const ContentSource& content)
+      : in_(in), entries_(entries), content_(content), worktree_(in.spec.source == ViewSource::worktree) {
+    by_path_.reserve(entries_.size());
+    for (std::size_t i = 0; i < entries_.size(); ++i) by_path_.emplace(entries_[i].path, i);
+  }
 
-  std::vector<ViewEntry> added;  // entries not in `entries` yet
-  std::size_t n = git_diff_num_deltas(diff.get());
-  for (std::size_t i = 0; i < n; ++i) {
-    const git_diff_delta* d = git_diff_get_delta(diff.get(), i);
-    ChangeStatus st = status_of(d->status);
-    if (st == ChangeStatus::unchanged) continue;
-    if (st == ChangeStatus::deleted) {
-      auto it = by_path.find(d->old_file.path);
-      if (it != by_path.end()) {
-        entries[it->second].status = ChangeStatus::deleted;
-      } else if (spec.changes_only) {
-        ViewEntry gone;
-        gone.path = d->old_file.path;
-        gone.status = ChangeStatus::deleted;
-        gone.mode = d->old_file.mode;
-        gone.blob_id = gone.base_blob_id = git::to_hex(d->old_file.id);
-        added.push_back(std::move(gone));
-      }
-      continue;
+  void apply(const git_diff* diff) {
+    for (std::size_t i = 0, n = git_diff_num_deltas(diff); i < n; ++i) {
+      const git_diff_delta* d = git_diff_get_delta(diff, i);
+      ChangeStatus st = status_of(d->status);
+      if (st == ChangeStatus::deleted) deleted(*d);
+      else if (st != ChangeStatus::unchanged) changed(*d, st);
     }
+    // Merge the few added paths into the sorted base rather than re-sorting it all.
+    auto by_path = [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; };
+    std::sort(added_.begin(), added_.end(), by_path);
+    std::size_t mid = entries_.size();
+    for (auto& e : added_) entries_.push_back(std::move(e));
+    std::inplace_merge(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(mid), entries_.end(), by_path);
+  }
+
+ private:
+  void deleted(const git_diff_delta& d) {
+    auto it = by_path_.find(d.old_file.path);
+    if (it != by_path_.end()) {
+      entries_[it->second].status = ChangeStatus::deleted;
+    } else if (in_.spec.changes_only) {
+      ViewEntry gone;
+      gone.path = d.old_file.path;
+      gone.status = ChangeStatus::deleted;
+      gone.mode = d.old_file.mode;
+      gone.blob_id = gone.base_blob_id = git::to_hex(d.old_file.id);
+      added_.push_back(std::move(gone));
+    }
+  }
+
+  void changed(const git_diff_delta& d, ChangeStatus st) {
     ViewEntry e;
-    e.path = d->new_file.path;
+    e.path = d.new_file.path;
     e.status = st;
-    e.mode = d->new_file.mode;
-    e.size = d->new_file.size;
-    e.from_worktree = worktree;
+    e.mode = d.new_file.mode;
+    e.size = d.new_file.size;
+    e.from_worktree = worktree_;
     if (!e.path.empty() && e.path.back() == '/') {  // an untracked nested repository
       e.path.pop_back();
       e.mode = kModeGitlink;
     }
-    bool id_known = (d->new_file.flags & GIT_DIFF_FLAG_VALID_ID) && !git_oid_is_zero(&d->new_file.id);
-    if (id_known) e.blob_id = git::to_hex(d->new_file.id);
-    else if (worktree && e.mode != kModeLink && e.mode != kModeGitlink && !is_secret_path(e.path)) {
+    bool id_known = (d.new_file.flags & GIT_DIFF_FLAG_VALID_ID) && !git_oid_is_zero(&d.new_file.id);
+    if (id_known) e.blob_id = git::to_hex(d.new_file.id);
+    else if (worktree_ && e.mode != kModeLink && e.mode != kModeGitlink && !is_secret_path(e.path)) {
       // libgit2 leaves untracked files unhashed; hash through the confined reader.
-      auto bytes = (*content)->read(e);
+      auto bytes = content_.read(e);
       if (bytes) {
         e.blob_id = Repository::hash_blob(*bytes);
         e.size = bytes->size();
       }
     }
-    auto it = by_path.find(e.path);
-    if (it != by_path.end()) {
-      ViewEntry& base = entries[it->second];
+    auto it = by_path_.find(e.path);
+    if (it != by_path_.end()) {
+      ViewEntry& base = entries_[it->second];
       e.base_blob_id = base.base_blob_id;
       if (st == ChangeStatus::added) e.status = ChangeStatus::modified;  // e.g. a type change
       base = std::move(e);
     } else {
       // Not walked (a changes-only view): the base side is the diff's own.
-      if (spec.changes_only && st == ChangeStatus::modified) e.base_blob_id = git::to_hex(d->old_file.id);
-      added.push_back(std::move(e));
+      if (in_.spec.changes_only && st == ChangeStatus::modified) e.base_blob_id = git::to_hex(d.old_file.id);
+      added_.push_back(std::move(e));
     }
   }
-  // Merge the few added paths into the sorted base rather than re-sorting it all.
-  std::sort(added.begin(), added.end(), [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; });
-  std::size_t mid = entries.size();
-  for (auto& e : added) entries.push_back(std::move(e));
-  std::inplace_merge(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(mid), entries.end(),
-                     [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; });
-  if (worktree) {
+
+  const ViewInputs& in_;
+  std::vector<ViewEntry>& entries_;
+  const ContentSource& content_;
+  const bool worktree_;
+  std::unordered_map<std::string_view, std::size_t> by_path_;
+  std::vector<ViewEntry> added_;  // entries not in `entries_` yet
+};
+
+// Any view the ways above do not take (or with `fast_status` false): the
+// base walked whole, then libgit2's diff laid over it.
+Result<View> libgit2_view(ViewInputs& in) {
+  auto base_entries = base_entries_of(in);
+  if (!base_entries) return base_entries.error();
+  std::vector<ViewEntry> entries = std::move(base_entries).value();
+  auto content = content_of(in.r, in.root, in.size_cap);
+  if (!content) return content.error();
+  if (in.spec.source == ViewSource::rev && in.pending_commit == in.base_commit)
+    // A revision against itself (ws-grep --base) changes nothing, and
+    // libgit2 would still compare the two trees directory by directory.
+    return View(std::move(entries), std::move(content).value(), in.base_commit, std::move(in.secrets));
+  auto base_tree = git::commit_tree(in.r, in.base_commit);
+  if (!base_tree) return base_tree.error();
+  auto diff = libgit2_diff(in, base_tree->get());
+  if (!diff) return diff.error();
+  DeltaMerge(in, entries, **content).apply(diff->get());
+  if (in.spec.source == ViewSource::worktree) {
     mark_unchanged_from_worktree(entries);
     forget_worktree_secret_ids(entries);
     // The index the diff read (libgit2 keeps it on the repository).
     git_index* index = nullptr;
-    if (git_repository_index(&index, r) == 0) {
-      detail::add_index_secrets(index, secrets);
+    if (git_repository_index(&index, in.r) == 0) {
+      detail::add_index_secrets(index, in.secrets);
       git_index_free(index);
     }
-    if (Status st = detail::measure_secrets(r, secrets); !st) return st.error();
+    if (Status st = detail::measure_secrets(in.r, in.secrets); !st) return st.error();
   }
-  detect_renames(entries, &secrets);
-  return View(std::move(entries), std::move(content).value(), base_commit, std::move(secrets));
+  detect_renames(entries, &in.secrets);
+  return View(std::move(entries), std::move(content).value(), in.base_commit, std::move(in.secrets));
+}
+
+}  // namespace
+
+// One strategy per kind of view, tried in order (ws(7), VIEWS).
+Result<View> detail::open_view_with(const Repository& repo, std::shared_ptr<const WorkspaceRoot> root,
+                                    const ViewSpec& spec, std::uint64_t size_cap, bool fast_status) {
+  ViewInputs in{repo, repo.raw(), std::move(root), spec, size_cap, {}, {}, {}};
+  if (Status st = resolve_commits(in); !st) return st.error();
+  const bool worktree = spec.source == ViewSource::worktree;
+  if (worktree && !spec.statuses) return files_view(in);
+  if (worktree && fast_status) {
+    auto fast = status_view(in);
+    if (!fast) return fast.error();
+    if (*fast) return std::move(**fast);
+  }
+  if (!worktree && spec.source != ViewSource::staged && fast_status) return committed_view(in);
+  return libgit2_view(in);
 }
 
 }  // namespace ws

@@ -49,10 +49,11 @@ std::string filters_or_settings(git_repository* repo) {
 
 // What the comparison with an index entry needs of a stat, as the index
 // keeps it (32-bit fields): a third of a struct stat, so the stats of
-// 100,000 tracked files taken before the walk fit in 4 MB, not 14.
+// 100,000 tracked files taken before the walk fit in 5 MB, not 14.
 struct FileStat {
   std::uint32_t mtime_s, mtime_ns, ctime_s, ctime_ns, ino, uid, gid;
   std::uint32_t st_mode;
+  std::uint32_t nlink;  // for the hard-link refusal (note_links)
   std::uint64_t size;
 };
 
@@ -61,6 +62,7 @@ FileStat file_stat(const struct stat& st) {
                   static_cast<std::uint32_t>(st.st_ctim.tv_sec), static_cast<std::uint32_t>(st.st_ctim.tv_nsec),
                   static_cast<std::uint32_t>(st.st_ino),         static_cast<std::uint32_t>(st.st_uid),
                   static_cast<std::uint32_t>(st.st_gid),         static_cast<std::uint32_t>(st.st_mode),
+                  static_cast<std::uint32_t>(std::min<nlink_t>(st.st_nlink, UINT32_MAX)),
                   static_cast<std::uint64_t>(st.st_size)};
 }
 
@@ -170,278 +172,366 @@ class StatAhead {
   std::vector<std::thread> threads_;
 };
 
-}  // namespace
+// One computation of the status, its steps in the order they run:
+// settings() and read_index() decide whether this path applies at all;
+// start_base() finds the base (the index itself, or the base tree walked on
+// a second thread); walk() lists the working tree against the index; merge()
+// lays the working tree over the base.
+class StatusBuilder {
+ public:
+  StatusBuilder(const Repository& repository, const std::string& root_path, const ContentSource& content,
+                bool changes_only)
+      : repository_(repository), repo_(repository.raw()), root_path_(root_path), content_(content),
+        changes_only_(changes_only) {}
 
-Result<WorktreeStatus> worktree_status(const Repository& repository, const std::string& root_path,
-                                       const std::string& base_commit, const ContentSource& content,
-                                       bool changes_only, std::size_t prestat_min) {
-  WorktreeStatus out;
-  git_repository* repo = repository.raw();
-  auto not_applicable = [&out](std::string why) {
-    out.applicable = false;
-    out.why_not = std::move(why);
-    out.entries.clear();
-    out.kept.clear();
-    return std::move(out);
-  };
-  if (base_commit.empty()) return not_applicable("no base commit");
-  if (auto why = filters_or_settings(repo); !why.empty()) return not_applicable(why);
+  // Why libgit2 must answer instead (empty: this path applies so far).
+  std::string settings() { return filters_or_settings(repo_); }
 
-  const std::string index_path = repository.index_file();
-  struct stat index_st;
-  if (::stat(index_path.c_str(), &index_st) != 0) return not_applicable("no index file");
-  IndexFile index = IndexFile::read(index_path);
-  if (index.state() != IndexFile::State::ok) return not_applicable("index: " + index.reason());
-  for (const auto& e : index.entries()) {
-    if (e.stage != 0) return not_applicable("conflicts");
-    if (e.skip_worktree || e.assume_valid || e.intent_to_add) return not_applicable("index entry flags");
-    if (e.mode == GIT_FILEMODE_COMMIT) return not_applicable("submodules");
-    std::string_view p = index.path(e);
-    if (git::is_gitattributes_path(p)) return not_applicable("a .gitattributes file");
+  std::string read_index() {
+    const std::string index_path = repository_.index_file();
+    if (::stat(index_path.c_str(), &index_st_) != 0) return "no index file";
+    index_ = IndexFile::read(index_path);
+    if (index_.state() != IndexFile::State::ok) return "index: " + index_.reason();
+    for (const auto& e : index_.entries()) {
+      if (e.stage != 0) return "conflicts";
+      if (e.skip_worktree || e.assume_valid || e.intent_to_add) return "index entry flags";
+      if (e.mode == GIT_FILEMODE_COMMIT) return "submodules";
+      std::string_view p = index_.path(e);
+      if (git::is_gitattributes_path(p)) return "a .gitattributes file";
+    }
+    add_index_secrets(index_, out_.index_secrets);
+    return {};
   }
-  add_index_secrets(index, out.index_secrets);
 
-  // The base: the index itself when its cache tree is the base commit's
-  // tree (nothing staged), else a walk of the base tree.
-  git_oid commit_oid;
-  if (!git::from_hex(base_commit, commit_oid)) return make_error(Errc::not_found, "not a commit id: '" + base_commit + "'");
-  git_commit* craw = nullptr;
-  if (git_commit_lookup(&craw, repo, &commit_oid) < 0) return git::error(Errc::not_found, "cannot read commit " + base_commit);
-  git::Commit commit(craw);
-  const git_oid* base_tree = git_commit_tree_id(commit.get());
-  // With `base_is_index`, `base` stays empty and the merge below reads the
-  // index entries themselves: no second list of every path.
-  std::vector<ViewEntry> base;
+  // The base: the index itself when its tree is the base commit's (nothing
+  // staged), else the base tree, walked beside the working tree on a
+  // repository handle of its own (libgit2 objects are not shared between
+  // threads); finish_base() joins it.
+  Status start_base(const std::string& base_commit) {
+    auto base_tree = base_tree_of(base_commit);
+    if (!base_tree) return base_tree.error();
+    base_is_index_ = index_is_tree(*base_tree);
+    if (!base_is_index_) base_walker_.thread = std::thread([this, base_commit] { walk_base(base_commit); });
+    return Ok{};
+  }
+
+  // The working tree, in path order (git's preloaded index overlapped with
+  // the walk: StatAhead).
+  Status walk(std::size_t prestat_min) {
+    work_.reserve(index_.entries().size() + 16);
+    // Used only for the paths the walk then reaches through real
+    // directories (a path under a symlinked folder is never reached); a
+    // folder swapped for a link in between can at worst make a file look
+    // unchanged, and its bytes are then read through the confined reader,
+    // which refuses the link.
+    if (index_.entries().size() >= prestat_min && worker_count() > 1)
+      ahead_.emplace(index_, root_path_, worker_count() - 1);
+    Status walked = walk_worktree(root_path_, [this](const WalkItem& item) -> bool {
+      if (!stop_.empty()) return false;
+      return item.type == WalkItem::Type::dir ? visit_dir(item) : (visit_file(item), false);
+    });
+    if (ahead_) ahead_->stop();
+    return walked;
+  }
+
+  // Why the walk found the tree not applicable after all (empty: it is).
+  const std::string& stopped() const { return stop_; }
+
+  // Joins the base walk; its error, or "submodules" in `why_not`.
+  Status finish_base(std::string& why_not) {
+    if (base_walker_.thread.joinable()) base_walker_.thread.join();
+    if (base_error_) return *base_error_;
+    for (const auto& b : base_)
+      if (b.mode == GIT_FILEMODE_COMMIT) why_not = "submodules";
+    return Ok{};
+  }
+
+  // Base against working tree, both in path order.
+  WorktreeStatus merge() {
+    const std::size_t base_size = base_is_index_ ? index_.entries().size() : base_.size();
+    std::vector<ViewEntry>& entries = out_.entries;
+    entries.reserve(changes_only_ ? 64 : std::max(base_size, work_.size()) + 16);
+    std::size_t b = 0, w = 0;
+    while (b < base_size || w < work_.size()) {
+      int order = b == base_size ? 1 : w == work_.size() ? -1 : base_path(b).compare(work_[w].path);
+      if (order < 0) {  // gone from the working tree
+        ViewEntry e = take_base(b++);
+        e.status = ChangeStatus::deleted;
+        entries.push_back(std::move(e));
+        continue;
+      }
+      Work& wk = work_[w++];
+      if (order == 0 && same_bytes(b, wk)) {
+        if (keep_unchanged(base_path(b))) entries.push_back(take_base(b));
+        ++b;
+        continue;
+      }
+      entries.push_back(changed_entry(wk, order == 0 ? &b : nullptr));
+    }
+    out_.applicable = true;
+    return std::move(out_);
+  }
+
+ private:
+  Result<const git_oid*> base_tree_of(const std::string& base_commit) {
+    git_oid commit_oid;
+    if (!git::from_hex(base_commit, commit_oid))
+      return make_error(Errc::not_found, "not a commit id: '" + base_commit + "'");
+    git_commit* craw = nullptr;
+    if (git_commit_lookup(&craw, repo_, &commit_oid) < 0)
+      return git::error(Errc::not_found, "cannot read commit " + base_commit);
+    commit_.reset(craw);
+    return git_commit_tree_id(commit_.get());
+  }
+
   // The index's own tree id: from its cache tree, or computed from its
   // entries when that was invalidated (git reset, git add). Hashing the
   // entries costs a few instructions each, walking the base tree instead
   // two allocations and a share of an inflated tree.
-  std::optional<std::array<unsigned char, 20>> computed;
-  const unsigned char* index_tree = index.root_tree();
-  if (!index_tree && (computed = index_tree_id(index))) index_tree = computed->data();
-  const bool base_is_index = index_tree && std::memcmp(index_tree, base_tree->id, 20) == 0;
-  // Else the base tree is walked beside the working tree, on a repository
-  // handle of its own (libgit2 objects are not shared between threads); the
-  // two meet in the merge below. Joined on every way out of this function.
-  std::optional<Error> base_error;
-  struct Joiner {
-    std::thread thread;
-    ~Joiner() {
-      if (thread.joinable()) thread.join();
-    }
-  } base_walker;
-  if (!base_is_index) {
-    base_walker.thread = std::thread([&base, &base_error, &repository, &base_commit] {
-      try {
-        auto own = Repository::open(repository.git_dir());
-        if (!own) {
-          base_error = own.error();
-          return;
-        }
-        auto walked = own->commit_entries(base_commit);
-        if (!walked) base_error = walked.error();
-        else base = std::move(walked).value();
-      } catch (const std::exception& e) {
-        base_error = make_error(Errc::environment, std::string("cannot walk the base tree: ") + e.what());
-      }
-    });
+  bool index_is_tree(const git_oid* base_tree) const {
+    std::optional<std::array<unsigned char, 20>> computed;
+    const unsigned char* index_tree = index_.root_tree();
+    if (!index_tree && (computed = index_tree_id(index_))) index_tree = computed->data();
+    return index_tree && std::memcmp(index_tree, base_tree->id, 20) == 0;
   }
 
-  // git's preloaded index, overlapped with the walk (StatAhead). Used only
-  // for the paths the walk then reaches through real directories (a path
-  // under a symlinked folder is never reached); a folder swapped for a link
-  // in between can at worst make a file look unchanged, and its bytes are
-  // then read through the confined reader, which refuses the link.
-  std::optional<StatAhead> ahead;
-  if (index.entries().size() >= prestat_min && worker_count() > 1) ahead.emplace(index, root_path, worker_count() - 1);
+  void walk_base(const std::string& base_commit) {
+    try {
+      auto own = Repository::open(repository_.git_dir());
+      if (!own) {
+        base_error_ = own.error();
+        return;
+      }
+      auto walked = own->commit_entries(base_commit);
+      if (!walked) base_error_ = walked.error();
+      else base_ = std::move(walked).value();
+    } catch (const std::exception& e) {
+      base_error_ = make_error(Errc::environment, std::string("cannot walk the base tree: ") + e.what());
+    }
+  }
+
+  // A path of its own for a file the index does not list.
+  std::string_view untracked(std::string_view p) { return untracked_paths_.emplace_back(p); }
+
+  // The walk visits paths in increasing bytewise order ("a.json" < "a/" <
+  // "a/x" < "a0"), the index's order: one cursor finds every lookup.
+  std::string_view seek(std::string_view p) {
+    const auto& ientries = index_.entries();
+    while (cursor_ < ientries.size() && index_.path(ientries[cursor_]) < p) ++cursor_;
+    return cursor_ < ientries.size() ? index_.path(ientries[cursor_]) : std::string_view();
+  }
+
+  bool ignored(std::string_view rel) const {
+    int ignored = 0;
+    return git_ignore_path_is_ignored(&ignored, repo_, std::string(rel).c_str()) == 0 && ignored;
+  }
+
+  // Whether the walk enters a folder: one with something tracked below,
+  // else one neither ignored nor a nested repository (listed as libgit2
+  // lists it).
+  bool visit_dir(const WalkItem& item) {
+    const std::string_view rel = item.rel;
+    if (seek(rel).substr(0, rel.size()) == rel) return true;  // something tracked below
+    if (ignored(rel)) return false;
+    struct stat gst;
+    if (fstatat(item.dir_fd, (std::string(item.name) + "/.git").c_str(), &gst, AT_SYMLINK_NOFOLLOW) != 0) return true;
+    Work w;
+    w.path = untracked(rel.substr(0, rel.size() - 1));
+    w.mode = kModeGitlink;
+    if (fstatat(item.dir_fd, item.name, &gst, AT_SYMLINK_NOFOLLOW) == 0) w.size = static_cast<std::uint64_t>(gst.st_size);
+    work_.push_back(std::move(w));
+    return false;
+  }
+
+  // The stat of the file the walk is at: a helper's, or its own.
+  std::optional<FileStat> stat_of(const WalkItem& item, const IndexEntry* ie) {
+    if (const FileStat* taken = ie && ahead_ ? ahead_->get(cursor_) : nullptr) {
+      ++out_.stated_ahead;
+      return *taken;
+    }
+    struct stat full;
+    if (fstatat(item.dir_fd, item.name, &full, AT_SYMLINK_NOFOLLOW) != 0) return std::nullopt;  // gone meanwhile
+    return file_stat(full);
+  }
+
+  void visit_file(const WalkItem& item) {
+    const std::string_view rel = item.rel;
+    if (std::strcmp(item.name, ".gitattributes") == 0) {
+      stop_ = "a .gitattributes file";
+      return;
+    }
+    const IndexEntry* ie = seek(rel) == rel ? &index_.entries()[cursor_] : nullptr;  // stage 0: no conflicts here
+    std::optional<FileStat> st = stat_of(item, ie);
+    if (!st) return;
+    Work w;
+    w.mode = mode_of(*st);
+    w.size = st->size;
+    if (!ie) {
+      if (ignored(rel)) return;
+      w.path = untracked(rel);
+      note_links(w.path, *st);
+      hash_through_reader(w, ChangeStatus::added);
+      work_.push_back(std::move(w));
+      return;
+    }
+    w.path = index_.path(*ie);
+    note_links(w.path, *st);
+    if (unchanged(item, *ie, *st, w)) w.clean = ie;
+    else hash_through_reader(w, ChangeStatus::modified);  // changed: its id as the libgit2 path gives it
+    work_.push_back(std::move(w));
+  }
+
+  // A regular file with several names: the refusal the listing shows
+  // comes from this stat, not a second one (GitContentSource::refusal).
+  void note_links(std::string_view path, const FileStat& st) {
+    if (S_ISREG(st.st_mode) && st.nlink > 1) out_.hard_links.emplace_back(std::string(path), st.nlink);
+  }
+
+  // libgit2's rule: a different mode or size is a change without a look at
+  // the bytes; other stat differences (or a racily clean entry) are settled
+  // by hashing the file.
+  bool unchanged(const WalkItem& item, const IndexEntry& ie, const FileStat& st, const Work& w) const {
+    const bool same_shape = ie.mode == w.mode && ie.size == static_cast<std::uint32_t>(st.size);
+    if (same_shape && stat_matches(ie, st) && !is_racy(ie, index_st_.st_mtim)) return true;
+    if (!same_shape && !(ie.size == 0 && st.size > 0)) return false;
+    std::string id = w.mode == kModeLink ? link_id(item, st) : file_id(item.rel);
+    return ie.mode == w.mode && !id.empty() && git::hex_equals(id, ie.id);
+  }
+
+  static std::string link_id(const WalkItem& item, const FileStat& st) {
+    std::string target(static_cast<std::size_t>(st.size) + 1, '\0');
+    ssize_t n = readlinkat(item.dir_fd, item.name, target.data(), target.size());
+    if (n < 0 || static_cast<std::size_t>(n) >= target.size()) return {};
+    target.resize(static_cast<std::size_t>(n));
+    return Repository::hash_blob(target);
+  }
+
+  // Only to tell whether the bytes changed; never shown. Streamed by
+  // libgit2, so a file of any size costs no memory.
+  std::string file_id(std::string_view rel) const {
+    git_oid oid;
+    std::string abs = root_path_ + "/" + std::string(rel);
+    return git_odb_hashfile(&oid, abs.c_str(), GIT_OBJECT_BLOB) == 0 ? git::to_hex(oid) : std::string();
+  }
 
   // An untracked or changed file's id as the libgit2 path gives it: its
   // bytes read through the confined reader (size cap, link and hard-link
   // rules), except links and secrets, which are never read.
-  std::size_t kept_bytes = 0;
-  auto hash_through_reader = [&content, &out, &kept_bytes](Work& w, ChangeStatus status) {
+  void hash_through_reader(Work& w, ChangeStatus status) {
     if (w.mode == kModeLink || is_secret_path(w.path)) return;
     ViewEntry probe;
     probe.path = std::string(w.path);
     probe.status = status;
     probe.mode = w.mode;
     probe.from_worktree = true;
-    if (auto bytes = content.read(probe)) {
-      w.id = Repository::hash_blob(*bytes);
-      w.size = bytes->size();
-      if (kept_bytes + bytes->size() <= kKeepBudget) {
-        kept_bytes += bytes->size();
-        out.kept.push_back(KeptBytes{std::move(probe.path), w.id, std::move(bytes).value()});
-      }
-    }
-  };
+    auto bytes = content_.read(probe);
+    if (!bytes) return;
+    w.id = Repository::hash_blob(*bytes);
+    w.size = bytes->size();
+    if (kept_bytes_ + bytes->size() > kKeepBudget) return;
+    kept_bytes_ += bytes->size();
+    out_.kept.push_back(KeptBytes{std::move(probe.path), w.id, std::move(bytes).value()});
+  }
 
-  // The working tree, in path order.
-  std::vector<Work> work;
-  work.reserve(index.entries().size() + 16);
-  std::deque<std::string> untracked_paths;  // what Work::path of an untracked file points into
-  std::string stop;  // why the walk found this path not applicable after all
-  // The walk visits paths in increasing bytewise order ("a.json" < "a/" <
-  // "a/x" < "a0"), the index's order: one cursor finds every lookup.
-  const auto& ientries = index.entries();
-  std::size_t cursor = 0;
-  auto seek = [&](std::string_view p) {
-    while (cursor < ientries.size() && index.path(ientries[cursor]) < p) ++cursor;
-    return cursor < ientries.size() ? index.path(ientries[cursor]) : std::string_view();
-  };
-  Status walked = walk_worktree(root_path, [&](const WalkItem& item) -> bool {
-    if (!stop.empty()) return false;
-    const std::string_view rel = item.rel;
-    // A path of its own for a file the index does not list.
-    auto untracked = [&](std::string_view p) { return std::string_view(untracked_paths.emplace_back(p)); };
-    if (item.type == WalkItem::Type::dir) {
-      if (seek(rel).substr(0, rel.size()) == rel) return true;  // something tracked below
-      int ignored = 0;
-      if (git_ignore_path_is_ignored(&ignored, repo, std::string(rel).c_str()) == 0 && ignored) return false;
-      struct stat gst;
-      if (fstatat(item.dir_fd, (std::string(item.name) + "/.git").c_str(), &gst, AT_SYMLINK_NOFOLLOW) == 0) {
-        // An untracked nested repository: listed as libgit2 lists it.
-        Work w;
-        w.path = untracked(rel.substr(0, rel.size() - 1));
-        w.mode = kModeGitlink;
-        if (fstatat(item.dir_fd, item.name, &gst, AT_SYMLINK_NOFOLLOW) == 0) w.size = static_cast<std::uint64_t>(gst.st_size);
-        work.push_back(std::move(w));
-        return false;
-      }
-      return true;
-    }
-    if (std::strcmp(item.name, ".gitattributes") == 0) {
-      stop = "a .gitattributes file";
-      return false;
-    }
-    const IndexEntry* ie = seek(rel) == rel ? &ientries[cursor] : nullptr;  // stage 0: no conflicts here
-    FileStat st;
-    if (const FileStat* taken = ie && ahead ? ahead->get(cursor) : nullptr) {
-      st = *taken;
-      ++out.stated_ahead;
-    } else {
-      struct stat full;
-      if (fstatat(item.dir_fd, item.name, &full, AT_SYMLINK_NOFOLLOW) != 0) return false;  // gone meanwhile
-      st = file_stat(full);
-    }
-    Work w;
-    w.mode = mode_of(st);
-    w.size = st.size;
-    if (!ie) {
-      int ignored = 0;
-      if (git_ignore_path_is_ignored(&ignored, repo, std::string(rel).c_str()) == 0 && ignored) return false;
-      w.path = untracked(rel);
-      hash_through_reader(w, ChangeStatus::added);
-      work.push_back(std::move(w));
-      return false;
-    }
-    w.path = index.path(*ie);
-    // libgit2's rule: a different mode or size is a change without a look
-    // at the bytes; other stat differences (or a racily clean entry) are
-    // settled by hashing the file.
-    const bool same_shape = ie->mode == w.mode && ie->size == static_cast<std::uint32_t>(st.size);
-    if (same_shape && stat_matches(*ie, st) && !is_racy(*ie, index_st.st_mtim)) {
-      w.clean = ie;
-      work.push_back(std::move(w));
-      return false;
-    }
-    if (same_shape || (ie->size == 0 && st.size > 0)) {
-      std::string id;
-      if (w.mode == kModeLink) {
-        std::string target(static_cast<std::size_t>(st.size) + 1, '\0');
-        ssize_t n = readlinkat(item.dir_fd, item.name, target.data(), target.size());
-        if (n >= 0 && static_cast<std::size_t>(n) < target.size()) {
-          target.resize(static_cast<std::size_t>(n));
-          id = Repository::hash_blob(target);
-        }
-      } else {
-        // Only to tell whether the bytes changed; never shown. Streamed by
-        // libgit2, so a file of any size costs no memory.
-        git_oid oid;
-        std::string abs = root_path + "/" + std::string(rel);
-        if (git_odb_hashfile(&oid, abs.c_str(), GIT_OBJECT_BLOB) == 0) id = git::to_hex(oid);
-      }
-      if (ie->mode == w.mode && !id.empty() && git::hex_equals(id, ie->id)) {
-        w.clean = ie;
-        work.push_back(std::move(w));
-        return false;
-      }
-    }
-    // Changed: its id as the libgit2 path gives it.
-    hash_through_reader(w, ChangeStatus::modified);
-    work.push_back(std::move(w));
-    return false;
-  });
-  if (ahead) ahead->stop();
-  if (base_walker.thread.joinable()) base_walker.thread.join();
-  if (!walked) return walked.error();
-  if (!stop.empty()) return not_applicable(stop);
-  if (base_error) return *base_error;
-  for (const auto& b : base)
-    if (b.mode == GIT_FILEMODE_COMMIT) return not_applicable("submodules");
+  // The base is `base_`, or the index entries themselves.
+  std::string_view base_path(std::size_t b) const {
+    return base_is_index_ ? index_.path(index_.entries()[b]) : std::string_view(base_[b].path);
+  }
 
-  // Base against working tree, both in path order. The base is `base`, or
-  // the index entries themselves.
-  const std::size_t base_size = base_is_index ? ientries.size() : base.size();
-  auto base_path = [&](std::size_t b) {
-    return base_is_index ? index.path(ientries[b]) : std::string_view(base[b].path);
-  };
-  auto take_base = [&](std::size_t b) {
-    if (!base_is_index) return std::move(base[b]);
+  ViewEntry take_base(std::size_t b) {
+    if (!base_is_index_) return std::move(base_[b]);
+    const IndexEntry& ie = index_.entries()[b];
     ViewEntry e;
-    e.path = index.path(ientries[b]);
-    e.mode = ientries[b].mode;
-    e.blob_id = e.base_blob_id = git::to_hex(ientries[b].id);
+    e.path = index_.path(ie);
+    e.mode = ie.mode;
+    e.blob_id = git::to_hex(ie.id);
+    e.base_blob_id = e.blob_id;
     return e;
-  };
+  }
+
   // The base's bytes at `b` are those of `wk`.
-  auto same_bytes = [&](std::size_t b, const Work& wk) {
-    if (base_is_index) {
-      const IndexEntry& ie = ientries[b];
+  bool same_bytes(std::size_t b, const Work& wk) const {
+    if (base_is_index_) {
+      const IndexEntry& ie = index_.entries()[b];
       if (ie.mode != wk.mode) return false;
       return wk.clean ? std::memcmp(wk.clean->id, ie.id, 20) == 0 : git::hex_equals(wk.id, ie.id);
     }
-    const ViewEntry& old = base[b];
+    const ViewEntry& old = base_[b];
     if (old.mode != wk.mode) return false;
     return wk.clean ? git::hex_equals(old.blob_id, wk.clean->id) : old.blob_id == wk.id;
-  };
-  std::vector<ViewEntry>& entries = out.entries;
-  entries.reserve(changes_only ? 64 : std::max(base_size, work.size()) + 16);
-  auto keep_unchanged = [changes_only](std::string_view path) {
-    return !changes_only || path.substr(0, 4) == ".ws/";
-  };
-  std::size_t b = 0, w = 0;
-  while (b < base_size || w < work.size()) {
-    int order = b == base_size ? 1 : w == work.size() ? -1 : base_path(b).compare(work[w].path);
-    if (order < 0) {  // gone from the working tree
-      ViewEntry e = take_base(b++);
-      e.status = ChangeStatus::deleted;
-      entries.push_back(std::move(e));
-      continue;
-    }
-    Work& wk = work[w++];
-    if (order == 0 && same_bytes(b, wk)) {
-      if (keep_unchanged(base_path(b))) entries.push_back(take_base(b));
-      ++b;
-      continue;
-    }
+  }
+
+  bool keep_unchanged(std::string_view path) const { return !changes_only_ || path.substr(0, 4) == ".ws/"; }
+
+  // A working-tree file that differs from the base at `*b` (advanced past
+  // it), or that the base does not hold (`b` null).
+  ViewEntry changed_entry(Work& wk, std::size_t* b) {
     ViewEntry e;
     e.path = wk.path;
     e.mode = wk.mode;
     e.blob_id = wk.clean ? git::to_hex(wk.clean->id) : std::move(wk.id);
     e.size = wk.size;
     e.from_worktree = true;
-    if (order > 0) {
-      e.status = ChangeStatus::added;
-      entries.push_back(std::move(e));
-      continue;
-    }
-    e.status = ChangeStatus::modified;
-    e.base_blob_id = take_base(b++).base_blob_id;
-    entries.push_back(std::move(e));
+    e.status = b ? ChangeStatus::modified : ChangeStatus::added;
+    if (b) e.base_blob_id = take_base((*b)++).base_blob_id;
+    return e;
   }
-  out.applicable = true;
+
+  const Repository& repository_;
+  git_repository* repo_;
+  const std::string& root_path_;
+  const ContentSource& content_;
+  const bool changes_only_;
+  WorktreeStatus out_;
+
+  struct stat index_st_ {};
+  IndexFile index_;
+  git::Commit commit_{nullptr};
+
+  bool base_is_index_ = false;
+  // With `base_is_index_`, `base_` stays empty and merge() reads the index
+  // entries themselves: no second list of every path.
+  std::vector<ViewEntry> base_;
+  std::optional<Error> base_error_;
+  struct Joiner {
+    std::thread thread;
+    ~Joiner() {
+      if (thread.joinable()) thread.join();
+    }
+  } base_walker_;  // joined on every way out
+
+  std::optional<StatAhead> ahead_;
+  std::vector<Work> work_;
+  std::deque<std::string> untracked_paths_;  // what Work::path of an untracked file points into
+  std::size_t cursor_ = 0;
+  std::string stop_;
+  std::size_t kept_bytes_ = 0;
+};
+
+WorktreeStatus not_applicable(std::string why) {
+  WorktreeStatus out;
+  out.why_not = std::move(why);
   return out;
+}
+
+}  // namespace
+
+Result<WorktreeStatus> worktree_status(const Repository& repository, const std::string& root_path,
+                                       const std::string& base_commit, const ContentSource& content,
+                                       bool changes_only, std::size_t prestat_min) {
+  if (base_commit.empty()) return not_applicable("no base commit");
+  StatusBuilder status(repository, root_path, content, changes_only);
+  if (auto why = status.settings(); !why.empty()) return not_applicable(why);
+  if (auto why = status.read_index(); !why.empty()) return not_applicable(why);
+  if (Status st = status.start_base(base_commit); !st) return st.error();
+  Status walked = status.walk(prestat_min);
+  std::string why_not;
+  Status based = status.finish_base(why_not);
+  if (!walked) return walked.error();
+  if (!status.stopped().empty()) return not_applicable(status.stopped());
+  if (!based) return based.error();
+  if (!why_not.empty()) return not_applicable(why_not);
+  return status.merge();
 }
 
 }  // namespace ws::detail

@@ -20,8 +20,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "libcheck/repository.h"
@@ -41,6 +43,10 @@ struct WorktreeStatus {
   std::vector<KeptBytes> kept;
   // The blob ids the index records under '.secrets/' (secrets.h).
   SecretBlobs index_secrets;
+  // The regular files the walk found with several names, with their link
+  // counts, from the stat it took anyway: what the hard-link rule (ws(7),
+  // PATH POLICY) refuses, known without a second stat per file.
+  std::vector<std::pair<std::string, std::uint64_t>> hard_links;
   // How many tracked files' stats the helper threads took (the rest the
   // walk took itself), for tests.
   std::size_t stated_ahead = 0;

@@ -305,7 +305,7 @@ bool is_plain_path(std::string_view p) {
   // (control characters, HFS's ignorable code points), and lengths in
   // bounds (too_long), depth included.
   if (p.empty() || p.size() > kMaxPathBytes) return false;
-  // By byte: 0 never plain, 1 plain anywhere, 2 '.' (plain but not first), 3 '/'.
+  // By byte: 0 never plain, 1 plain anywhere, 2 '.' (plain but not first), 4 '/'.
   static constexpr auto kClass = [] {
     std::array<unsigned char, 256> t{};
     for (int c = 'a'; c <= 'z'; ++c) t[c] = 1;
@@ -313,28 +313,22 @@ bool is_plain_path(std::string_view p) {
     for (int c = '0'; c <= '9'; ++c) t[c] = 1;
     t['_'] = t['-'] = 1;
     t['.'] = 2;
-    t['/'] = 3;
+    t['/'] = 4;
     return t;
   }();
-  std::size_t component = 0;  // bytes of the current component so far
-  int components = 1;
-  for (char ch : p) {
-    switch (kClass[static_cast<unsigned char>(ch)]) {
-      case 1:
-        break;
-      case 2:
-        if (component == 0) return false;
-        break;
-      case 3:
-        if (component == 0 || ++components > kMaxPathDepth) return false;
-        component = 0;
-        continue;
-      default:
-        return false;
+  // Component by component: a first byte of class 1, then bytes of class 1
+  // or 2 (one table lookup each), then a '/' and another, or the end.
+  const auto* at = reinterpret_cast<const unsigned char*>(p.data());
+  const auto* end = at + p.size();
+  for (int components = 1;; ++components) {
+    if (components > kMaxPathDepth || kClass[*at] != 1) return false;
+    const auto* start = at;
+    while (++at < end && (kClass[*at] & 3) != 0) {
     }
-    if (++component > kMaxComponentBytes) return false;
+    if (static_cast<std::size_t>(at - start) > kMaxComponentBytes) return false;
+    if (at == end) return true;
+    if (kClass[*at] != 4 || ++at == end) return false;  // another byte, or a trailing '/'
   }
-  return component > 0;
 }
 
 std::optional<PathRejection> check_path(std::string_view path, const PathPolicy& policy) {
