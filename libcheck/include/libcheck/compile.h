@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "libcheck/change_impact.h"
 #include "libcheck/diagnostic.h"
 #include "libcheck/kinds.h"
 #include "libcheck/pathspec.h"
@@ -31,6 +32,9 @@ struct BuildOptions {
   // Told how many of the definitions this build must read (those the cache
   // does not already hold) have been read; empty: not told. See progress.h.
   ProgressFn progress;
+  // When set, filled with the definitions the changeset affects
+  // (change_impact.h), for ws-apply --show.
+  ChangeImpact* impact = nullptr;
 };
 
 struct BuildStats {

@@ -32,6 +32,14 @@ std::string with_trailers(const std::string& message, const std::string& session
 // ("@<seconds> [+hhmm]" or "YYYY-MM-DDTHH:MM:SSZ"), else now.
 Result<git::Signature> signature(git_repository* repo, const char* who);
 
+// The proposal `id` (40 hex digits) and its state, from refs/ws/;
+// Errc::not_found when `id` is no commit.
+Result<ProposalInfo> describe_proposal(git_repository* repo, const std::string& id);
+
+// A proposal's session slot: the ref that holds the current proposal of
+// its session key, or "" for a key no ws-commit could have written.
+std::string session_slot(const ProposalInfo& info);
+
 // The id of a reference's target, or "" when it does not exist.
 std::string ref_target(git_repository* repo, const std::string& name);
 
