@@ -54,7 +54,7 @@ struct PrunedProposal {
 };
 
 struct PruneResult {
-  std::vector<PrunedProposal> pruned;  // oldest settled first
+  std::vector<PrunedProposal> pruned;  // oldest settled first, then by id
   // One line each: a ref under refs/ws/ that is no proposal's, or one that
   // changed or was locked while the prune ran; left where it is.
   std::vector<std::string> left;

@@ -137,8 +137,10 @@ Result<PruneResult> prune_proposals(const Repository& repo, const PruneOptions& 
     for (auto& ref : order) p.refs.push_back(std::move(ref.name));
     out.pruned.push_back(std::move(p));
   }
-  std::stable_sort(out.pruned.begin(), out.pruned.end(),
-                   [](const PrunedProposal& a, const PrunedProposal& b) { return a.settled_at < b.settled_at; });
+  std::sort(out.pruned.begin(), out.pruned.end(),
+                   [](const PrunedProposal& a, const PrunedProposal& b) {
+                     return a.settled_at != b.settled_at ? a.settled_at < b.settled_at : a.info.id < b.info.id;
+                   });
   return out;
 }
 
