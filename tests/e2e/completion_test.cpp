@@ -123,7 +123,7 @@ TEST_CASE("bash completes the options of each tool from its own table", "[comple
         "--message\n--prune\n--older-than\n--dry-run\n"
         "--branch\n--rebase\n--allow-policy-change\n--continue\n");
   CHECK(complete({"ws-grep", "--no"}, repo.path()) == "--no-line-number\n");
-  CHECK(complete({"ws-build", "--no-"}, repo.path()) == "--no-cache\n--no-progress\n");
+  CHECK(complete({"ws-build", "--no-"}, repo.path()) == "--no-cache\n--no-merge\n--no-progress\n");
   CHECK(complete({"ws-commit", "--prog"}, repo.path()) == "--progress\n");
   CHECK(complete({"ws-ls", "--k"}, repo.path()) == "--kind\n");
   // The hidden option is never offered.

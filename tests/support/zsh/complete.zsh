@@ -16,6 +16,7 @@ wait_for() {
 zpty -w z "source ${(q)1}; print -r -- __ready__"
 wait_for __ready__ || exit 4
 zpty -w -n z "$2"$'\t'
+wait_for __completed__ || exit 5
 zpty -w z $'\C-u'"print -r -- __done__"
 wait_for __done__ || exit 5
 zpty -d z

@@ -16,3 +16,11 @@ compadd() {
   (( $#__hits )) && print -rl -- $__hits >> $WS_ZSH_OUT
   builtin compadd "$@"
 }
+# TAB completes, then prints a line the driver waits for: it types the next
+# keys only once the completion is over, however slow the machine.
+__ws_complete_then_mark() {
+  zle complete-word
+  print -r -- $'\n__completed__' > /dev/tty
+}
+zle -N __ws_complete_then_mark
+bindkey '^I' __ws_complete_then_mark
