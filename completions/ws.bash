@@ -12,7 +12,7 @@
 # Values: VALUES when the table has them (--color, --format, --in, --kind, to
 # which the kinds a workspace declares in .ws/kinds/*.json are added); REV:
 # the branches, tags and remote branches (git for-each-ref) and HEAD; BRANCH:
-# the branches; ID: proposal ids (ws-apply --list --all-sessions --json), only
+# the branches; ID: proposal ids (ws-apply --list --all --all-sessions --json), only
 # those that can still be applied where one is applied or rejected; DIR:
 # directories; PATHSPEC: paths from the current folder, as the tools read
 # them. Free text (N, NAME, MSG, SYMBOL, PATTERN) completes to nothing.
@@ -101,11 +101,12 @@ _ws_workspace_kinds() {
     done
 }
 
-# Proposal ids; with $1 = applicable, only current and stale ones.
+# Proposal ids, settled ones too (--all); with $1 = applicable, only current
+# and stale ones.
 _ws_proposal_ids() {
     local apply=ws-apply
     [[ $_ws_cmd == */* ]] && apply=${_ws_cmd%/*}/ws-apply
-    "$apply" ${_ws_dir:+-C "$_ws_dir"} --list --all-sessions --json 2>/dev/null |
+    "$apply" ${_ws_dir:+-C "$_ws_dir"} --list --all --all-sessions --json 2>/dev/null |
         sed -n 's/.*"id":"\([0-9a-f]*\)".*"state":"\([a-z]*\)".*/\1 \2/p' |
         while read -r id state; do
             if [[ $1 != applicable || $state == current || $state == stale ]]; then

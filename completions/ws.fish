@@ -53,9 +53,9 @@ function __ws_values
             set -l apply ws-apply
             string match -q '*/*' -- $__ws_cmd; and set apply (string replace -r '[^/]*$' ws-apply -- $__ws_cmd)
             if set -q __ws_dir[1]
-                $apply -C $__ws_dir --list --all-sessions --json 2>/dev/null
+                $apply -C $__ws_dir --list --all --all-sessions --json 2>/dev/null
             else
-                $apply --list --all-sessions --json 2>/dev/null
+                $apply --list --all --all-sessions --json 2>/dev/null
             end | string replace -rf '.*"id":"([0-9a-f]*)".*' '$1'
         case DIR
             __fish_complete_directories (commandline -ct)

@@ -371,7 +371,7 @@ TEST_CASE("apply: an apply cut short after the branch moved is reported by reade
   auto again = tool(repo, "ws-apply", {id});
   CHECK(again.status == 1);
   CHECK(again.err == "ws-apply: " + line + "\n");
-  auto reject = tool(repo, "ws-apply", {"--reject", id});
+  auto reject = tool(repo, "ws-apply", {"--reject", id, "-m", "not now"});
   CHECK(reject.status == 1);
   CHECK(reject.err == "ws-apply: " + line + "\n");
   CHECK(rev(repo, "refs/ws/rejected/" + id) == "");

@@ -75,7 +75,7 @@ std::string refs(const TempRepo& repo) {
 
 // The state --list --json gives the proposal `id`.
 std::string state_of(const TempRepo& repo, const std::string& id) {
-  auto r = ws(repo, "ws-apply", {"--list", "--json"});
+  auto r = ws(repo, "ws-apply", {"--list", "--all", "--json"});
   REQUIRE(r.status == 0);
   for (const auto& line : lines(r.out)) {
     if (line.find("\"id\":\"" + id + "\"") == std::string::npos) continue;
@@ -471,7 +471,7 @@ TEST_CASE("two worktrees' default sessions keep two proposals, both applied in t
     CHECK(main_line.rfind(id12(main_id) + "  current     default  main  ", 0) == 0);
     CHECK(wt_line.rfind(id12(wt_id) + "  current     default@feature  feature  ", 0) == 0);
     std::map<std::string, std::pair<std::string, nlohmann::json>> by_id;
-    for (const auto& line : lines(ws(dir, "ws-apply", {"--list", "--json"}).out)) {
+    for (const auto& line : lines(ws(dir, "ws-apply", {"--list", "--all", "--json"}).out)) {
       auto j = nlohmann::json::parse(line);
       by_id[j.at("id")] = {j.at("session"), j.at("worktree")};
     }

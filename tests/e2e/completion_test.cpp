@@ -119,7 +119,8 @@ TEST_CASE("bash completes the options of each tool from its own table", "[comple
   seed(repo);
   CHECK(complete({"ws-build", "--for"}, repo.path()) == "--format\n");
   CHECK(complete({"ws-apply", "--"}, repo.path()) ==
-        "--help\n--session\n--color\n--json\n--quiet\n--version\n--list\n--all-sessions\n--show\n--stat\n--reject\n"
+        "--help\n--session\n--color\n--json\n--quiet\n--version\n--list\n--all-sessions\n--all\n--show\n--stat\n--reject\n"
+        "--message\n--prune\n--older-than\n--dry-run\n"
         "--branch\n--rebase\n--allow-policy-change\n--continue\n");
   CHECK(complete({"ws-grep", "--no"}, repo.path()) == "--no-line-number\n--no-filename\n");
   CHECK(complete({"ws-build", "--no-"}, repo.path()) == "--no-cache\n--no-merge\n--no-progress\n");
@@ -212,7 +213,7 @@ TEST_CASE("bash completes proposal ids: every one to show, the applicable ones t
   std::string other = stage("beta", "Add Gamma from beta");
   repo.write("agents/AGd.json", "{\n  \"name\": \"Delta\"\n}\n");
   std::string rejected = stage("gamma", "Add Delta");
-  auto reject = wstest::run({wstest::tool("ws-apply"), "--reject", rejected}, env);
+  auto reject = wstest::run({wstest::tool("ws-apply"), "--reject", rejected, "-m", "no"}, env);
   REQUIRE(reject.status == 0);
 
   CHECK(sorted_lines(complete({"ws-apply", ""}, repo.path())) == sorted_lines(second + "\n" + other + "\n"));

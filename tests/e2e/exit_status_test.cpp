@@ -139,10 +139,14 @@ TEST_CASE("exit status: ws-apply", "[exit-status]") {
   check(repo, {"ws-apply", {"--branch", "nosuch", id}, 2,
                "ws-apply: no branch 'nosuch'; name an existing branch (see 'git branch')\n"});
   check(repo, {"ws-apply", {"--lsit"}, 2, "ws-apply: unknown option '--lsit'; did you mean '--list'?\n"});
+  check(repo, {"ws-apply", {"--prune", "-n"}, 0, ""});
+  check(repo, {"ws-apply", {"--reject", id}, 2, "ws-apply: say why with -m REASON: --reject records it\n"});
+  check(repo, {"ws-apply", {"--prune", "--older-than", "x"}, 2,
+               "ws-apply: invalid count 'x' for --older-than: write a non-negative decimal integer; see 'ws-apply --help'\n"});
   check(repo, {"ws-apply", {id}, 2, home_refused("ws-apply", repo), home_is(repo)});
   CHECK(repo.git({"rev-list", "--count", "main"}) == "1\n");
-  REQUIRE(wstest::ws("ws-apply", {"--reject", id}, repo.path()).status == 0);
-  check(repo, {"ws-apply", {id}, 1, "ws-apply: proposal " + id.substr(0, 12) + " was rejected\n"});
+  REQUIRE(wstest::ws("ws-apply", {"--reject", id, "-m", "not now"}, repo.path()).status == 0);
+  check(repo, {"ws-apply", {id}, 1, "ws-apply: proposal " + id.substr(0, 12) + " was rejected by Ada Author <ada@example.com>: not now\n"});
   CHECK(repo.git({"rev-list", "--count", "main"}) == "1\n");
 }
 

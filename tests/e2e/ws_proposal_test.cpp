@@ -146,7 +146,7 @@ TEST_CASE("a second ws-commit supersedes the first, which is then refused", "[pr
   CHECK(old.err == "ws-apply: proposal " + first.substr(0, 12) + " is superseded by " + second.substr(0, 12) +
                        "; review and apply that one instead\n");
   CHECK(rev(repo, "HEAD") == head);
-  auto list = ws(repo, "ws-apply", {"--list", "--json"});
+  auto list = ws(repo, "ws-apply", {"--list", "--all", "--json"});
   CHECK(list.status == 0);
   CHECK(list.out.find("\"id\":\"" + first + "\"") != std::string::npos);
   CHECK(list.out.find("\"state\":\"superseded\"") != std::string::npos);
@@ -270,11 +270,12 @@ TEST_CASE("a rejected proposal can never be applied", "[proposal]") {
   seed_example(repo);
   repo.write("ai-tools/TLescalate01.cs", kTool);
   std::string id = stage(repo, "Add an escalation tool");
-  auto rej = ws(repo, "ws-apply", {"--reject", id.substr(0, 10)});
+  auto rej = ws(repo, "ws-apply", {"--reject", id.substr(0, 10), "-m", "not this one"});
   CHECK(rej.status == 0);
   auto r = ws(repo, "ws-apply", {id});
   CHECK(r.status == 1);
-  CHECK(r.err == "ws-apply: proposal " + id.substr(0, 12) + " was rejected\n");
+  CHECK(r.err == "ws-apply: proposal " + id.substr(0, 12) +
+                 " was rejected by Ada Approver <approver@example.com>: not this one\n");
   CHECK(ws(repo, "ws-apply", {"deadbeefdeadbeef"}).status == 2);
 }
 

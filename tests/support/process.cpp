@@ -57,7 +57,7 @@ bool applies_proposal(const std::vector<std::string>& argv) {
   if (program.substr(slash == std::string::npos ? 0 : slash + 1) != "ws-apply") return false;
   for (std::size_t i = 1; i < argv.size(); ++i) {
     const std::string& a = argv[i];
-    for (const char* mode : {"--list", "--show", "--reject", "-h", "--help", "--version", "--help-options"})
+    for (const char* mode : {"--list", "--show", "--reject", "--prune", "-h", "--help", "--version", "--help-options"})
       if (a == mode || a.rfind(std::string(mode) + "=", 0) == 0) return false;
   }
   return true;

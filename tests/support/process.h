@@ -24,7 +24,7 @@ struct RunOptions {
 
 // Runs argv[0] (searched in PATH unless it contains '/'), capturing output.
 // After a ws-apply that applied a proposal (exit 0, none of --list, --show,
-// --reject, --help, --version), `git fsck --strict` must be clean in its
+// --reject, --prune, --help, --version), `git fsck --strict` must be clean in its
 // repository, or the running test fails: every apply of the suite is
 // checked (ws-apply(1): the commit that lands is made of canonical trees).
 RunResult run(const std::vector<std::string>& argv, const RunOptions& options = {});

@@ -6,6 +6,8 @@
 #include <fmt/core.h>
 
 #include "common/cli.h"
+#include "common/diff_colour.h"
+#include "common/proposal_review_text.h"
 #include "libcheck/terminal_text.h"
 
 namespace wscli {
@@ -26,6 +28,7 @@ std::string state_line(const ws::ProposalInfo& p) {
   if (p.state == ws::ProposalState::superseded && !p.superseded_by.empty())
     return fmt::format("    superseded by {}\n", p.superseded_by.substr(0, 12));
   if (p.state == ws::ProposalState::applied) return fmt::format("    applied as {}\n", p.applied_as.substr(0, 12));
+  if (p.state == ws::ProposalState::rejected) return rejection_line(p);
   return "";
 }
 
@@ -64,17 +67,22 @@ std::string proposal_list_entry(const ws::ProposalInfo& p) {
          state_line(p);
 }
 
-std::string proposal_show_text(const ws::ShowResult& shown_proposal, bool stat_only) {
+std::string proposal_show_text(const ws::ShowResult& shown_proposal, bool stat_only, bool color,
+                               const std::string& review) {
   const ws::ProposalInfo& p = shown_proposal.info;
-  std::string out = fmt::format("proposal {}\n", p.id);
+  std::string first = "proposal " + p.id;
+  std::string out = (color ? commit_colour(first) : first) + "\n";
   out += fmt::format("Session: {}\nBranch:  {}\nBase:    {}\nAuthor:  {}\nState:   {}\n\n", shown(p.session),
                      shown(p.branch), p.base.empty() ? "(none)" : p.base, shown(p.author),
                      ws::proposal_state_name(p.state));
+  out += review;
   out += indented_message(p.message);
-  out += "\n" + shown_stat(shown_proposal.stat, shown_proposal.files);
+  std::string stat = shown_stat(shown_proposal.stat, shown_proposal.files);
+  out += "\n" + (color ? coloured_stat(stat) : stat);
   if (!stat_only) {
     out += "\n";
-    ws::append_terminal_safe(out, shown_proposal.patch, ws::LineBreaks::keep);
+    if (color) out += coloured_patch(shown_proposal.patch);
+    else ws::append_terminal_safe(out, shown_proposal.patch, ws::LineBreaks::keep);
   }
   return out;
 }

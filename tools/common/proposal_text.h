@@ -17,13 +17,16 @@ namespace wscli {
 std::string age(std::int64_t when);
 
 // One proposal of `ws-apply --list`: the line "ID  STATE  SESSION  BRANCH  AGE
-// SUBJECT", then an indented line for a stale, superseded or applied one.
+// SUBJECT", then an indented line for a stale, superseded, applied or
+// rejected one.
 std::string proposal_list_entry(const ws::ProposalInfo& p);
 
 // `ws-apply --show`: the header (id, session, branch, base, author, state),
-// the message indented by four spaces, the diffstat, and unless `stat_only`
-// the unified diff.
-std::string proposal_show_text(const ws::ShowResult& shown, bool stat_only);
+// `review` (review_text, or empty), the message indented by four spaces, the
+// diffstat, and unless `stat_only` the unified diff; with `color`, as git
+// colours them (diff_colour.h).
+std::string proposal_show_text(const ws::ShowResult& shown, bool stat_only, bool color = false,
+                               const std::string& review = {});
 
 // The diffstat `stat` of `files` as it may be shown on a terminal: control
 // characters escaped, and one row per file whatever its name holds.

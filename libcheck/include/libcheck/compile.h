@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "libcheck/change_impact.h"
 #include "libcheck/diagnostic.h"
 #include "libcheck/kinds.h"
 #include "libcheck/pathspec.h"
@@ -33,6 +34,9 @@ struct BuildOptions {
   ProgressFn progress;
   // Fill BuildSummary::checked (the JUnit report's test cases).
   bool list_checked = false;
+  // When set, filled with the definitions the changeset affects
+  // (change_impact.h), for ws-apply --show.
+  ChangeImpact* impact = nullptr;
 };
 
 struct BuildStats {

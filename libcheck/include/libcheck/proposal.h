@@ -69,6 +69,11 @@ struct ProposalInfo {
   std::string branch_tip;      // for stale: where the branch is now
   std::string moved_by;        // for stale: subject of the tip commit
   std::vector<std::string> colliding_paths;  // for stale: paths changed on both sides
+  // For rejected, from its record (proposal_desk.h): "Name <email>", when
+  // (seconds since the epoch) and why; empty and 0 for a rejection without one.
+  std::string rejected_by;
+  std::int64_t rejected_at = 0;
+  std::string reason;
 };
 
 // Every proposal of the sessions `session` selects, newest first: "" every
@@ -86,7 +91,7 @@ struct ShowResult {
 };
 Result<ShowResult> show_proposal(const Repository& repo, const std::string& id_or_prefix);
 
-Status reject_proposal(const Repository& repo, const std::string& id_or_prefix);
+// Rejecting and pruning: proposal_desk.h.
 
 struct ApplyOptions {
   // An existing branch; empty: the branch recorded in the proposal.

@@ -10,6 +10,7 @@
 
 #include "base_definitions.h"
 #include "base_index.h"
+#include "change_impact.h"
 #include "compile_internal.h"
 #include "definition_cache.h"
 #include "merge_findings.h"
@@ -449,6 +450,7 @@ Result<BuildResult> compile_whole(const View& view, const KindPack& kinds, const
   {
     compile_detail::UnchangedItems unchanged(kinds, reading->items, [](const Item& it) { return !it.changed; });
     compile_detail::check_symbols(kinds, reading->items, unchanged, false, options.all, reading->diags);
+    if (options.impact) *options.impact = compile_detail::change_impact(kinds, reading->items, unchanged, false);
   }
   BuildResult result = finish(*reading, config);
   if (then) then(reading->items, result);
@@ -463,6 +465,7 @@ Result<std::optional<BuildResult>> compile_on(const View& view, const KindPack& 
   auto reading = read_items(view, kinds, config, options, cache, &base);
   if (!reading) return reading.error();
   compile_detail::check_symbols(kinds, reading->items, base, true, options.all, reading->diags);
+  if (options.impact) *options.impact = compile_detail::change_impact(kinds, reading->items, base, true);
   if (base.damaged()) return std::optional<BuildResult>();
   return std::optional<BuildResult>(finish(*reading, config));
 }

@@ -9,6 +9,7 @@
 #include "apply_journal.h"
 #include "home_directory.h"
 #include "libcheck/repository.h"
+#include "libcheck/proposal_desk.h"
 #include "libcheck/workspace_root.h"
 #include "policy_change_gate.h"
 #include "proposal_approval.h"
@@ -92,7 +93,7 @@ Status refuse_not_current(const ProposalInfo& info, const std::string& id7) {
     case ProposalState::applied:
       return refused("proposal " + id7 + " was already applied as " + short_id(info.applied_as), info.id);
     case ProposalState::rejected:
-      return refused("proposal " + id7 + " was rejected", info.id);
+      return refused(rejected_message(info), info.id);
     case ProposalState::superseded:
       return refused(info.superseded_by.empty()
                          ? "proposal " + id7 + " is superseded: session '" + info.session + "' has moved on"

@@ -28,6 +28,14 @@ struct Trailers {
 Trailers parse_trailers(std::string_view message);
 std::string with_trailers(const std::string& message, const std::string& session, const std::string& branch);
 
+// The proposal `id` (40 hex digits) and its state, from refs/ws/;
+// Errc::not_found when `id` is no commit.
+Result<ProposalInfo> describe_proposal(git_repository* repo, const std::string& id);
+
+// A proposal's session slot: the ref that holds the current proposal of
+// its session key, or "" for a key no ws-commit could have written.
+std::string session_slot(const ProposalInfo& info);
+
 // The id of a reference's target, or "" when it does not exist.
 std::string ref_target(git_repository* repo, const std::string& name);
 

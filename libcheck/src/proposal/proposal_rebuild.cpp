@@ -1,3 +1,5 @@
+#include "proposal_rebuild.h"
+
 #include "libcheck/compile.h"
 #include "libcheck/proposal.h"
 #include "libcheck/render.h"
@@ -18,5 +20,20 @@ RebuildVerdict rebuild_with_compile(const Workspace& ws) {
               std::to_string(first->span.start.column) + ": " + diag_info(first->code).id + " " + first->message;
   return {false, reason};
 }
+
+namespace proposal {
+
+Result<RebuildReport> rebuild_report(const Workspace& ws) {
+  RebuildReport out;
+  BuildOptions options;
+  options.impact = &out.impact;
+  auto result = build(ws, options);
+  if (!result) return result.error();
+  out.diagnostics = std::move(result->diagnostics);
+  out.summary = result->summary;
+  return out;
+}
+
+}  // namespace proposal
 
 }  // namespace ws

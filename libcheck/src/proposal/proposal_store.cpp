@@ -7,6 +7,7 @@
 #include "libcheck/repository.h"
 #include "proposal_approval.h"
 #include "proposal_internal.h"
+#include "proposal_reject.h"
 
 namespace ws {
 
@@ -58,13 +59,6 @@ std::set<std::string> changed_paths(git_repository* repo, const std::string& fro
   return out;
 }
 
-// A proposal's session slot: the ref that holds the current proposal of
-// its session key, or "" for a key no ws-commit could have written.
-std::string session_slot(const ProposalInfo& info) {
-  if (!parse_session_key(info.session)) return "";
-  return kCurrentPrefix + info.session;
-}
-
 Result<ProposalInfo> describe(git_repository* repo, const std::string& id) {
   auto commit = lookup_commit(repo, id);
   if (!commit) return commit.error();
@@ -90,8 +84,9 @@ Result<ProposalInfo> describe(git_repository* repo, const std::string& id) {
     info.applied_as = applied;
     return info;
   }
-  if (!ref_target(repo, kRejectedPrefix + id).empty()) {
+  if (std::string record = ref_target(repo, kRejectedPrefix + id); !record.empty()) {
     info.state = ProposalState::rejected;
+    read_rejection(repo, record, info);
     return info;
   }
   std::string slot = session_slot(info);
@@ -108,6 +103,13 @@ Result<ProposalInfo> describe(git_repository* repo, const std::string& id) {
 }  // namespace
 
 namespace proposal {
+
+Result<ProposalInfo> describe_proposal(git_repository* repo, const std::string& id) { return describe(repo, id); }
+
+std::string session_slot(const ProposalInfo& info) {
+  if (!parse_session_key(info.session)) return "";
+  return kCurrentPrefix + info.session;
+}
 
 void describe_staleness(git_repository* repo, ProposalInfo& info, const std::string& tip) {
   info.branch_tip.clear();
@@ -194,34 +196,6 @@ Result<ShowResult> show_proposal(const Repository& repo, const std::string& id_o
   for (auto& item : diff->items) out.files.push_back(std::move(item.stat));
   out.stat = stat_text(out.files);
   return out;
-}
-
-Status reject_proposal(const Repository& repo, const std::string& id_or_prefix) {
-  auto info = find_proposal(repo, id_or_prefix);
-  if (!info) return info.error();
-  git_repository* r = repo.raw();
-  if (info->state == ProposalState::applied)
-    return make_error(Errc::refused, "proposal " + short_id(info->id) + " was already applied as " +
-                                         short_id(info->applied_as) + "; it cannot be rejected");
-  if (info->state == ProposalState::rejected)
-    return make_error(Errc::refused, "proposal " + short_id(info->id) + " is already rejected");
-  git_oid oid;
-  git::from_hex(info->id, oid);
-  git_reference* ref = nullptr;
-  std::string name = kRejectedPrefix + info->id;
-  if (git_reference_create(&ref, r, name.c_str(), &oid, 0, "ws-apply: rejected") < 0)
-    return git::error(Errc::environment, "cannot record the rejection");
-  git_reference_free(ref);
-  // The session's slot is freed only if it still holds this proposal.
-  std::string current = session_slot(*info);
-  if (!current.empty() && ref_target(r, current) == info->id) {
-    git_reference* cur = nullptr;
-    if (git_reference_lookup(&cur, r, current.c_str()) == 0) {
-      git_reference_delete(cur);
-      git_reference_free(cur);
-    }
-  }
-  return Ok{};
 }
 
 }  // namespace ws
