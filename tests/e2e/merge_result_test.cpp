@@ -196,7 +196,7 @@ TEST_CASE("merge result: docs/ci.md's GitLab recipe refuses a request that break
   REQUIRE(wstest::run({"git", "-C", checkout, "update-ref", "-d", "refs/remotes/origin/main"}).status == 0);
 
   const auto script = gitlab_script();
-  REQUIRE(script.size() == 3);
+  REQUIRE(script.size() == 4);
   std::vector<int> statuses;
   for (const auto& step : script) {
     wstest::RunOptions o = wstest::ws_options(checkout);
@@ -207,14 +207,17 @@ TEST_CASE("merge result: docs/ci.md's GitLab recipe refuses a request that break
     INFO(step << "\n" << r.out << r.err);
     statuses.push_back(r.status);
   }
-  // The fetch and the report pass; the gate fails the job.
-  CHECK(statuses == std::vector<int>{0, 0, 1});
+  // The fetch and the two reports pass; the gate fails the job.
+  CHECK(statuses == std::vector<int>{0, 0, 0, 1});
   std::ifstream in(checkout + "/gl-code-quality-report.json");
   auto report = nlohmann::json::parse(std::string(std::istreambuf_iterator<char>(in), {}));
   REQUIRE(report.size() == 1);
   CHECK(report[0]["check_name"] == "WS013");
   CHECK(report[0]["location"]["path"] == "ai-tools/TLescalate01.cs");
   CHECK(report[0]["location"]["lines"]["begin"] == 3);
+  std::ifstream junit(checkout + "/ws-junit.xml");
+  const std::string xml(std::istreambuf_iterator<char>(junit), {});
+  CHECK(xml.find("ai-tools/TLescalate01.cs:3:14: error[WS013]") != std::string::npos);
 }
 
 TEST_CASE("merge result: ws-apply --rebase refuses a proposal that the branch's new referrer breaks",
