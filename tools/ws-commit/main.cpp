@@ -29,6 +29,26 @@ struct Options {
   wscli::ProgressMode progress = wscli::ProgressMode::auto_;
 };
 
+// The one record of --json, schemas/output/ws-commit.json (ws(7), JSON OUTPUT).
+nlohmann::ordered_json staged_json(const ws::StageResult& staged) {
+  nlohmann::ordered_json files = nlohmann::ordered_json::array();
+  for (const auto& f : staged.files) {
+    nlohmann::ordered_json fj{{"path", f.path}, {"status", std::string(1, static_cast<char>(f.status))},
+                              {"additions", f.additions}, {"deletions", f.deletions}};
+    if (f.secret) fj.update({{"additions", nullptr}, {"deletions", nullptr}, {"secret", true}});  // path only
+    files.push_back(std::move(fj));
+  }
+  auto j = ws::json_record("proposal");
+  j["id"] = staged.id;
+  j["session"] = staged.session;
+  j["base"] = staged.base.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(staged.base);
+  j["branch"] = staged.branch;
+  j["files"] = std::move(files);
+  j["policy_change"] = ws::policy_paths(staged.files);
+  j["supersedes"] = staged.superseded.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(staged.superseded);
+  return j;
+}
+
 }  // namespace
 
 int wstools::run_commit(int argc, char** argv) {
@@ -82,19 +102,7 @@ int wstools::run_commit(int argc, char** argv) {
   if (!staged) return wscli::report_error(kTool, staged.error());
 
   if (o.common.json) {
-    nlohmann::json files = nlohmann::json::array();
-    for (const auto& f : staged->files) {
-      nlohmann::json fj{{"path", f.path}, {"status", std::string(1, static_cast<char>(f.status))},
-                        {"additions", f.additions}, {"deletions", f.deletions}};
-      if (f.secret) fj.update({{"additions", nullptr}, {"deletions", nullptr}, {"secret", true}});  // path only
-      files.push_back(std::move(fj));
-    }
-    nlohmann::json j{{"type", "proposal"}, {"id", staged->id}, {"session", staged->session},
-                     {"base", staged->base.empty() ? nlohmann::json() : nlohmann::json(staged->base)},
-                     {"branch", staged->branch}, {"files", files},
-                     {"policy_change", ws::policy_paths(staged->files)}};
-    j["supersedes"] = staged->superseded.empty() ? nlohmann::json() : nlohmann::json(staged->superseded);
-    fmt::print("{}\n", ws::json_text(std::move(j)));
+    fmt::print("{}\n", ws::json_text(staged_json(*staged)));
     wscli::exit_without_teardown(wscli::kExitOk);
   }
   fmt::print("proposal {}\n", staged->id);
