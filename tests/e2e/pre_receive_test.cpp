@@ -318,3 +318,30 @@ TEST_CASE("pre-receive: a gate that cannot run refuses the push", "[pre-receive]
   CHECK(said[1].rfind("ws-build: kind pack not found at '" + server.dir.path() + "/no-such-kind-pack'", 0) == 0);
   CHECK(server.branch("main") == seeded);
 }
+
+TEST_CASE("pre-receive: a force push is checked as the new tip replacing the old, nothing merged", "[pre-receive][merge]") {
+  Server server;
+  seed(server);
+  Client early(server, "early");  // cloned before the tool below landed
+  Client client(server, "client");
+  client.write("ai-tools/TLescalate01.cs",
+               "// name: EscalateBilling\n"
+               "return await Agents.Billing.Run(args.Ticket);\n");
+  std::string old_tip = client.commit("Add a billing escalation tool");
+  REQUIRE(client.push({"main"}).status == 0);
+
+  // The early clone renames the billing agent, every referrer it knows of
+  // followed, and replaces main: the tool calling Agents.Billing is gone
+  // from what lands, so nothing is left broken.
+  half_rename(early);
+  finish_rename(early);
+  std::string new_tip = early.commit("Rename the billing agent");
+  auto forced = early.push({"--force", "main"});
+  INFO(forced.err);
+  CHECK(forced.status == 0);
+  CHECK(remote_lines(forced.err) ==
+        std::vector<std::string>{"ws-build: refs/heads/main: 5 files changed, compiled clean."});
+  CHECK(server.branch("main") == new_tip);
+  CHECK(git_in(server.bare, {"fsck", "--no-progress"}).status == 0);
+  (void)old_tip;
+}

@@ -68,6 +68,7 @@ ws::Result<ws::ViewSpec> to_view_spec(const ViewOptions& v) {
   spec.base = v.base;
   spec.statuses = v.statuses;
   spec.changes_only = v.changes_only;
+  spec.merge = v.merge;
   if (v.staged) spec.source = ws::ViewSource::staged;
   else if (!v.rev.empty()) { spec.source = ws::ViewSource::rev; spec.rev = v.rev; }
   else if (!v.proposal.empty()) { spec.source = ws::ViewSource::proposal; spec.proposal = v.proposal; }

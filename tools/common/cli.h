@@ -35,6 +35,7 @@ struct ViewOptions {
   std::string proposal;
   bool statuses = true;  // see ws::ViewSpec::statuses
   bool changes_only = false;  // see ws::ViewSpec::changes_only
+  bool merge = false;         // see ws::ViewSpec::merge
 };
 
 // Adds -C, --session, --color, --json, -q/--quiet and --version. `with_z` adds -z.

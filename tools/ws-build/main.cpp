@@ -27,6 +27,7 @@ struct Options {
   bool werror = false;
   bool no_cache = false;
   bool stats = false;
+  bool no_merge = false;
   wscli::ProgressMode progress = wscli::ProgressMode::auto_;
   std::vector<std::string> pathspecs;
 };
@@ -48,6 +49,8 @@ int wstools::run_build(int argc, char** argv) {
       ->check(CLI::IsMember({"human", "json", "sarif", "github", "gitlab"}));
   app.add_flag("--werror", o.werror, "fail (exit 1) on warnings too");
   app.add_flag("--no-cache", o.no_cache, "neither read nor write the definition cache");
+  app.add_flag("--no-merge", o.no_merge,
+               "with --rev: compare the two trees as they are, even when --base is not an ancestor of --rev");
   app.add_flag("--stats", o.stats, "print 'parsed N, cache hits M, cache misses K' on stderr");
   wscli::add_progress_options(app, o.progress);
   app.add_option("pathspec", o.pathspecs, "only compile changes to these paths, folders or globs, from the current folder (':/' for the root)")
@@ -63,6 +66,9 @@ int wstools::run_build(int argc, char** argv) {
   // A build on a saved index of its base reads the changes only (build()
   // opens the whole view when it needs it); a pathspec is checked against
   // every path.
+  // A request checked against a target it forked from is checked as what
+  // will land: the merge (ws-build(1), MERGE RESULTS).
+  o.view.merge = !o.no_merge;
   o.view.changes_only = !o.all && !o.no_cache && o.pathspecs.empty();
   auto workspace = wscli::open_or_report(kTool, o.common, o.view, code, /*for_build=*/!o.no_cache);
   if (!workspace) return code;

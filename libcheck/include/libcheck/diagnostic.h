@@ -37,6 +37,7 @@ enum class DiagCode {
   kind_manifest,        // WS018 a kind manifest of the workspace is invalid
   workspace_config,     // WS019 the .ws/config.json a change proposes is invalid
   aliased_root,         // WS020 a C# using directive names a symbol root
+  merge_conflict,       // WS021 the change does not merge into its base
 };
 
 struct DiagInfo {

@@ -85,6 +85,10 @@ struct ViewSpec {
   // (they decide how ws-commit's diffstat reads a file). A path absent from
   // such a view is unchanged or does not exist.
   bool changes_only = false;
+  // true: a rev view whose base is not an ancestor of rev is checked as what
+  // will land, the merge of rev into base (merge_result.h; ws-build(1),
+  // MERGE RESULTS). Only opening a workspace reads it.
+  bool merge = false;
 };
 
 class View {

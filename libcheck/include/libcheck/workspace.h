@@ -12,6 +12,7 @@
 #include "libcheck/ignore_glob.h"
 #include "libcheck/interrupted_apply.h"
 #include "libcheck/kinds.h"
+#include "libcheck/merge_result.h"
 #include "libcheck/repository.h"
 #include "libcheck/result.h"
 #include "libcheck/view.h"
@@ -77,6 +78,9 @@ struct Workspace {
   WorkspaceConfig config;   // from the view's base commit, never from the view
   View view;
   ViewSpec view_spec;  // what `view` was opened as (OpenOptions::view)
+  // With ViewSpec::merge: the merge the view is, when one was needed
+  // (merge.merged); view_spec.rev then names the merge commit.
+  MergeResult merge;
   std::string session;
   std::vector<std::string> warnings;  // e.g. a workspace kind manifest that did not load
   // Lines for stderr about an interrupted apply (check_interrupted_apply).

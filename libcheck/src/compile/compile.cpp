@@ -12,6 +12,7 @@
 #include "base_index.h"
 #include "compile_internal.h"
 #include "definition_cache.h"
+#include "merge_findings.h"
 #include "libcheck/path_policy.h"
 #include "libcheck/path_route.h"
 #include "libcheck/policy_change.h"
@@ -601,7 +602,9 @@ Result<BuildResult> build_view(const Workspace& ws, const BuildOptions& options)
 
 }  // namespace
 
-Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
+namespace {
+
+Result<BuildResult> build_changeset(const Workspace& ws, const BuildOptions& options) {
   // A change to the kinds or the config may break any definition, changed
   // or not: it is checked as --all (ws-build(1)).
   std::string reason = options.all ? std::string() : every_definition_reason(ws.view);
@@ -610,6 +613,15 @@ Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
   all.all = true;
   auto result = build_view(ws, all);
   if (result) result->summary.all_reason = std::move(reason);
+  return result;
+}
+
+}  // namespace
+
+Result<BuildResult> build(const Workspace& ws, const BuildOptions& options) {
+  auto result = build_changeset(ws, options);
+  if (!result) return result;
+  if (auto st = add_merge_findings(ws, *result); !st) return st.error();
   return result;
 }
 

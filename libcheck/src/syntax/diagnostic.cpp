@@ -9,7 +9,7 @@ namespace ws {
 
 namespace {
 
-constexpr std::array<DiagInfo, 20> kTable{{
+constexpr std::array<DiagInfo, 21> kTable{{
     {DiagCode::syntax_error, "WS001", Severity::error, "syntax error",
      "The file does not parse in its kind's format (C#, JSON, or YAML front matter). "
      "The position is where the parser first lost its way; fix the text there."},
@@ -74,6 +74,11 @@ constexpr std::array<DiagInfo, 20> kTable{{
      "'using T = N.Ticket;'). Names used through the alias or import are not references the "
      "check can see, so the scope, rename and delete checks would miss them. Remove the "
      "directive and write the root in full at each use."},
+    {DiagCode::merge_conflict, "WS021", Severity::error, "merge conflict",
+     "The change does not merge into the base it is checked against: git's three-way merge "
+     "leaves this path in conflict. The rest of the change is checked as merged, with the "
+     "change's side of this path. Rebase the change onto the base, or merge the base into "
+     "it, and resolve the conflict."},
 }};
 
 }  // namespace

@@ -199,6 +199,20 @@ Result<std::string> read_policy_file(const View& view, const ViewEntry& e) {
 
 namespace {
 
+// A rev view that asks for what will land (ViewSpec::merge) and whose base
+// is not an ancestor of its rev becomes the view of the merge of rev into
+// base: w.view_spec.rev names the merge commit, w.merge says how it came.
+Status merge_rev_into_base(Workspace& w, const std::string& base_commit) {
+  if (w.view_spec.source != ViewSource::rev || !w.view_spec.merge || w.view_spec.base.empty()) return Ok{};
+  auto rev = w.repo->resolve_commit(w.view_spec.rev);
+  if (!rev) return rev.error();
+  auto merge = merge_for_check(*w.repo, base_commit, *rev);
+  if (!merge) return merge.error();
+  w.merge = std::move(merge).value();
+  if (w.merge.merged) w.view_spec.rev = w.merge.commit;
+  return Ok{};
+}
+
 // The config of the view's base commit, then the view, read under its size
 // cap. The policy comes from the base, never from the change (ws(7),
 // WORKSPACE CONFIGURATION): the view's own .ws/config.json is a proposal,
@@ -207,10 +221,11 @@ Status open_view_under_base_policy(Workspace& w, const OpenOptions& options) {
   w.view_spec = options.view;
   auto base = view_base_commit(*w.repo, options.view);
   if (!base) return base.error();
+  if (auto st = merge_rev_into_base(w, *base); !st) return st.error();
   auto config = config_at_commit(*w.repo, *base);
   if (!config) return config.error();
   w.config = std::move(config).value();
-  auto view = open_view(*w.repo, w.root, options.view, w.config.size_cap);
+  auto view = open_view(*w.repo, w.root, w.view_spec, w.config.size_cap);
   if (!view) return view.error();
   w.view = std::move(view).value();
   return Ok{};

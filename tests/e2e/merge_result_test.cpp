@@ -1,0 +1,218 @@
+// ws-build --base A --rev B where A is not an ancestor of B checks what will
+// land: the merge of B into A (ws-build(1), MERGE RESULTS). Real branches in a
+// temporary repository, diverged the way a merge request and its target do.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <iterator>
+
+#include "support/process.h"
+#include "support/temp_repo.h"
+
+using wstest::chomp;
+using wstest::RunResult;
+using wstest::TempRepo;
+
+namespace {
+
+void replace_in(const TempRepo& repo, const std::string& path, const std::string& from, const std::string& to) {
+  std::string text = repo.read(path);
+  auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  repo.write(path, text);
+}
+
+const std::string kBillingEscalation =
+    "// name: EscalateBilling\n"
+    "// description: Hands a ticket to the billing agent\n"
+    "return await Agents.Billing.Run(args.Ticket);\n";
+
+// The example workspace at `fork`, then two lines of work from it: the
+// request on branch `request`, and main going on. Ends on main.
+struct Diverged {
+  TempRepo repo;
+  std::string fork;
+
+  Diverged() {
+    wstest::copy_example_workspace(repo);
+    fork = repo.commit_all("Support desk workspace");
+  }
+  std::string on(const std::string& branch, const std::function<void()>& work, const std::string& message) {
+    if (chomp(repo.git({"branch", "--list", branch})).empty()) repo.git({"branch", branch, fork});
+    repo.git({"checkout", "-q", branch});
+    work();
+    std::string commit = repo.commit_all(message);
+    repo.git({"checkout", "-q", "main"});
+    return commit;
+  }
+  // The whole rename of the billing agent, every referrer followed.
+  void rename_billing() {
+    replace_in(repo, "agents/AGbilling01.json", "\"name\": \"Billing\"", "\"name\": \"Payments\"");
+    replace_in(repo, "agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"Payments\"]");
+    replace_in(repo, "access/grants/GTsupport01.json", "\"Billing\"", "\"Payments\"");
+    replace_in(repo, "ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Payments");
+  }
+  RunResult build(std::vector<std::string> args) const { return wstest::ws("ws-build", args, repo.path()); }
+  // Everything a check must leave as it was.
+  std::string state() const {
+    return repo.git({"for-each-ref", "--format=%(refname) %(objectname)"}) + repo.git({"rev-parse", "HEAD"}) +
+           repo.git({"status", "--porcelain=v1", "--untracked-files=all"}) + repo.read(".git/index");
+  }
+  std::string loose_objects() const { return repo.git({"count-objects"}); }
+};
+
+}  // namespace
+
+TEST_CASE("merge result: a rename that main's new referrer breaks fails, at the referrer, naming main's commit",
+          "[merge][ci]") {
+  Diverged d;
+  std::string request = d.on("request", [&] { d.rename_billing(); }, "Rename the billing agent to Payments");
+  std::string added = d.on("main", [&] { d.repo.write("ai-tools/TLescalate01.cs", kBillingEscalation); },
+                           "Add a billing escalation tool");
+  // Each side builds clean on its own.
+  CHECK(d.build({"--base", d.fork, "--rev", "request"}).status == 0);
+  CHECK(d.build({"--base", d.fork, "--rev", "main"}).status == 0);
+
+  const std::string before = d.state();
+  auto r = d.build({"--base", "main", "--rev", "request"});
+  INFO(r.err);
+  CHECK(r.status == 1);
+  CHECK(r.err.empty());
+  CHECK(r.out ==
+        "ai-tools/TLescalate01.cs:3:14: error[WS013]: unresolved reference 'Agents.Billing'\n"
+        "return await Agents.Billing.Run(args.Ticket);\n"
+        "             ^~~~~~~~~~~~~~\n"
+        "agents/AGbilling01.json:2:12: note: 'Billing' was renamed to 'Payments' in agents/AGbilling01.json\n"
+        "  \"name\": \"Payments\",\n"
+        "           ^~~~~~~~\n"
+        "ai-tools/TLescalate01.cs: note: 'ai-tools/TLescalate01.cs' changed on 'main' after the change forked from "
+        "it, in " + added.substr(0, 12) + " 'Add a billing escalation tool'\n"
+        "1 error in 1 file (4 files changed)\n");
+  CHECK(d.state() == before);
+
+  // --no-merge compares the trees as they are: main's new tool reads as
+  // deleted by the request, and the broken merge passes.
+  auto direct = d.build({"--base", "main", "--rev", "request", "--no-merge"});
+  INFO(direct.out);
+  CHECK(direct.status == 0);
+  (void)request;
+}
+
+TEST_CASE("merge result: a textual conflict is WS021 at its path, the rest still checked", "[merge][ci]") {
+  Diverged d;
+  d.on("request", [&] {
+    replace_in(d.repo, "agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"Billing\", \"Nobody\"]");
+    replace_in(d.repo, "ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Nowhere");
+  }, "Hand off to more agents");
+  d.on("main", [&] {
+    replace_in(d.repo, "agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": []");
+  }, "Stop handing off");
+  const std::string before = d.state();
+  auto r = d.build({"--base", "main", "--rev", "request"});
+  INFO(r.err);
+  CHECK(r.status == 1);
+  CHECK(r.out ==
+        "agents/AGtriage01.json: error[WS021]: 'agents/AGtriage01.json' conflicts with 'main': git cannot merge "
+        "the change into it; rebase the change onto 'main' and resolve the conflict\n"
+        "agents/AGtriage01.json:8:28: error[WS010]: unresolved reference to agent 'Nobody'\n"
+        "  \"handoffs\": [\"Billing\", \"Nobody\"]\n"
+        "                           ^~~~~~\n"
+        "ai-tools/TLroute01.cs:8:18: error[WS010]: unresolved reference 'Agents.Nowhere'\n"
+        "    return await Agents.Nowhere.Handoff(ticket);\n"
+        "                 ^~~~~~~~~~~~~~\n"
+        "3 errors in 2 files (2 files changed)\n");
+  CHECK(d.state() == before);
+}
+
+TEST_CASE("merge result: what main gained is not read as deleted by the request", "[merge][ci]") {
+  Diverged d;
+  d.on("request", [&] {
+    d.repo.write("ai-tools/TLescalate01.cs",
+                 "// name: EscalateTicket\nreturn await Agents.Triage.Run(args.Ticket);\n");
+  }, "Add an escalation tool");
+  d.on("main", [&] { d.repo.write("agents/AGrefunds01.json", "{\n  \"name\": \"Refunds\"\n}\n"); },
+       "Add a refunds agent");
+  auto r = d.build({"--base", "main", "--rev", "request"});
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out == "1 file changed, compiled clean.\n");
+}
+
+TEST_CASE("merge result: a base that is an ancestor is checked directly, nothing written", "[merge][ci]") {
+  Diverged d;
+  d.on("request", [&] { d.rename_billing(); }, "Rename the billing agent to Payments");
+  const std::string objects = d.loose_objects();
+  auto r = d.build({"--base", d.fork, "--rev", "request", "--no-cache"});
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(d.loose_objects() == objects);
+}
+
+TEST_CASE("merge result: a hostile commit subject on main reaches the note escaped", "[merge][ci][terminal]") {
+  Diverged d;
+  d.on("request", [&] { d.rename_billing(); }, "Rename the billing agent to Payments");
+  std::string added = d.on("main", [&] { d.repo.write("ai-tools/TLescalate01.cs", kBillingEscalation); },
+                           "Add \x1b]0;owned\x07 tool\x1b[2J");
+  auto r = d.build({"--base", "main", "--rev", "request"});
+  CHECK(r.status == 1);
+  CHECK(r.out.find('\x1b') == std::string::npos);
+  CHECK(r.out.find('\x07') == std::string::npos);
+  CHECK(r.out.find("in " + added.substr(0, 12) + " 'Add ") != std::string::npos);
+}
+
+namespace {
+
+// The `script:` lines of docs/ci.md's GitLab recipe, as the runner would run them.
+std::vector<std::string> gitlab_script() {
+  std::ifstream in(std::string(WS_SOURCE_DIR) + "/docs/ci.md");
+  std::string line;
+  bool in_gitlab = false, in_script = false;
+  std::vector<std::string> out;
+  while (std::getline(in, line)) {
+    if (line.rfind("## ", 0) == 0) in_gitlab = line.find("GitLab") != std::string::npos;
+    if (!in_gitlab) continue;
+    if (line == "  script:") { in_script = true; continue; }
+    if (in_script && line.rfind("    - ", 0) == 0) out.push_back(line.substr(6));
+    else if (in_script && line.rfind("    #", 0) != 0) in_script = false;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("merge result: docs/ci.md's GitLab recipe refuses a request that breaks the target's tip", "[merge][ci]") {
+  Diverged d;
+  d.on("request", [&] { d.rename_billing(); }, "Rename the billing agent to Payments");
+  d.on("main", [&] { d.repo.write("ai-tools/TLescalate01.cs", kBillingEscalation); }, "Add a billing escalation tool");
+  // The runner's checkout: a full clone of the server, on the request's commit.
+  wstest::TempDir runner;
+  const std::string checkout = runner.path() + "/checkout";
+  REQUIRE(wstest::run({"git", "clone", "-q", "--no-checkout", d.repo.path(), checkout}).status == 0);
+  REQUIRE(wstest::run({"git", "-C", checkout, "checkout", "-q", "--detach", "origin/request"}).status == 0);
+  REQUIRE(wstest::run({"git", "-C", checkout, "update-ref", "-d", "refs/remotes/origin/main"}).status == 0);
+
+  const auto script = gitlab_script();
+  REQUIRE(script.size() == 3);
+  std::vector<int> statuses;
+  for (const auto& step : script) {
+    wstest::RunOptions o = wstest::ws_options(checkout);
+    const char* path = std::getenv("PATH");
+    o.env["PATH"] = std::string(WS_BIN_DIR) + ":" + (path ? path : "/usr/bin:/bin");
+    o.env["CI_MERGE_REQUEST_TARGET_BRANCH_NAME"] = "main";
+    auto r = wstest::run({"sh", "-ec", step}, o);
+    INFO(step << "\n" << r.out << r.err);
+    statuses.push_back(r.status);
+  }
+  // The fetch and the report pass; the gate fails the job.
+  CHECK(statuses == std::vector<int>{0, 0, 1});
+  std::ifstream in(checkout + "/gl-code-quality-report.json");
+  auto report = nlohmann::json::parse(std::string(std::istreambuf_iterator<char>(in), {}));
+  REQUIRE(report.size() == 1);
+  CHECK(report[0]["check_name"] == "WS013");
+  CHECK(report[0]["location"]["path"] == "ai-tools/TLescalate01.cs");
+  CHECK(report[0]["location"]["lines"]["begin"] == 3);
+}
