@@ -59,7 +59,7 @@ Build build(const TempRepo& repo, std::vector<std::string> args = {}) {
   b.status = r.status;
   b.err = r.err;
   INFO(r.out << r.err);
-  b.doc = nlohmann::json::parse(r.out);
+  b.doc = wstest::build_report(r.out);
   for (const auto& d : b.doc["diagnostics"]) {
     std::string where = d["path"].get<std::string>();
     if (!d["line"].is_null()) where += ":" + std::to_string(d["line"].get<int>()) + ":" + std::to_string(d["column"].get<int>());
