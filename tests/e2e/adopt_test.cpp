@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/output_schema.h"
 #include "support/process.h"
 #include "support/temp_repo.h"
 
@@ -108,7 +109,7 @@ TEST_CASE("adopt: README, LICENSE, CODEOWNERS, .github, docs beside the definiti
   CHECK(all.err == "");
   auto json = ws(repo, "ws-build", {"--all", "--format", "json"});
   CHECK(json.status == 0);
-  CHECK(nlohmann::json::parse(json.out)["diagnostics"].empty());
+  CHECK(wstest::build_report(json.out)["diagnostics"].empty());
 
   // The same files as a change: clean too (no .github/, which is protected).
   TempRepo fresh;
@@ -461,7 +462,7 @@ TEST_CASE("paths: ws-build from a subfolder builds the whole changeset and names
   // Machine formats are from the root; the pathspecs from here.
   auto json = ws(repo, "ws-build", {"--format", "json", "AGtriage01.json"}, "agents");
   CHECK(json.status == 1);
-  auto diags = nlohmann::json::parse(json.out)["diagnostics"];
+  auto diags = wstest::build_report(json.out)["diagnostics"];
   REQUIRE(diags.size() == 1);
   CHECK(diags[0]["path"] == "agents/AGtriage01.json");
   auto github = ws(repo, "ws-build", {"--format", "github", "../prompts"}, "agents");

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/output_schema.h"
 #include "support/process.h"
 #include "support/temp_repo.h"
 
@@ -234,7 +235,7 @@ TEST_CASE("policy: the agent schema gaining a required field fails every definit
     // The reason is in the machine formats too.
     auto json = ws(repo, "ws-build", {"--format", "json"});
     CHECK(json.status == 1);
-    auto doc = nlohmann::json::parse(json.out);
+    auto doc = wstest::build_report(json.out);
     CHECK(doc["summary"]["all"] == true);
     CHECK(doc["summary"]["all_reason"] == "'.ws/kinds/agent.json' changed: checking every definition");
     auto github = ws(repo, "ws-build", {"--format", "github"});

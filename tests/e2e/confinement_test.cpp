@@ -534,7 +534,7 @@ TEST_CASE("confinement: a planted secret never appears in any output of any tool
     }
     if (name == "ws-build" && args == std::vector<std::string>{"--format", "json"}) {
       CHECK(runs[i].status == 1);
-      CHECK(runs[i].out.find("\"path\": \"endpoints/EPsecret01.cs\"") != std::string::npos);
+      CHECK(runs[i].out.find("\"path\":\"endpoints/EPsecret01.cs\"") != std::string::npos);
     }
   }
 

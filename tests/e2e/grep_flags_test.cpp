@@ -92,7 +92,8 @@ TEST_CASE("ws-grep -L lists the files without a match, as rg --files-without-mat
   auto j = lines(grep(repo, {"-L", "--json", "foo"}).out);
   REQUIRE(j.size() == 3);
   CHECK(nlohmann::json::parse(j[0]) ==
-        nlohmann::json{{"type", "file"}, {"path", "a/b/y.md"}, {"kind", "unrouted"}, {"name", nullptr}, {"count", 0}});
+        nlohmann::json{{"type", "file"}, {"version", 1}, {"path", "a/b/y.md"}, {"kind", "unrouted"}, {"name", nullptr},
+                       {"count", 0}});
   CHECK(nlohmann::json::parse(j[2])["results"] == 2);
 }
 

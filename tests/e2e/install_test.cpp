@@ -150,6 +150,15 @@ TEST_CASE("cmake --install puts tools, kind pack, man pages and completion where
   }
   for (const auto& e : fs::directory_iterator(p / "share/ws/schemas/kinds")) installed_kinds += e.is_regular_file();
   CHECK(installed_kinds == source_kinds);
+  std::size_t source_schemas = 0, installed_schemas = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(WS_SOURCE_DIR) / "schemas/output")) {
+    INFO(e.path());
+    CHECK(read_file(p / "share/ws/schemas/output" / e.path().filename()) == read_file(e.path()));
+    ++source_schemas;
+  }
+  for (const auto& e : fs::directory_iterator(p / "share/ws/schemas/output")) installed_schemas += e.is_regular_file();
+  CHECK(source_schemas == 5);
+  CHECK(installed_schemas == source_schemas);
 
   // man finds the pages under the prefix.
   wstest::RunOptions mo;
@@ -268,6 +277,10 @@ TEST_CASE("cpack makes a .deb with the tools, pages, kind pack, completion and l
   for (const auto& e : fs::directory_iterator(fs::path(WS_SOURCE_DIR) / "schemas/kinds")) {
     INFO(e.path());
     CHECK(has("./usr/share/ws/schemas/kinds/" + e.path().filename().string()));
+  }
+  for (const auto& e : fs::directory_iterator(fs::path(WS_SOURCE_DIR) / "schemas/output")) {
+    INFO(e.path());
+    CHECK(has("./usr/share/ws/schemas/output/" + e.path().filename().string()));
   }
 
   const char* want_install = std::getenv("WS_TEST_DEB_INSTALL");

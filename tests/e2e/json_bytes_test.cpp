@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "support/output_schema.h"
 #include "support/process.h"
 #include "support/temp_repo.h"
 
@@ -159,7 +160,7 @@ TEST_CASE("json bytes: ws-build's json, sarif and gitlab reports stay valid for 
   auto json = ws(repo, "ws-build", {"--format", "json"});
   CHECK(json.status == 1);
   nlohmann::json doc;
-  REQUIRE_NOTHROW(doc = nlohmann::json::parse(json.out));
+  REQUIRE_NOTHROW(doc = wstest::build_report(json.out));
   REQUIRE(doc["diagnostics"].size() >= 1);
   const auto& d = doc["diagnostics"][0];
   CHECK(d["path"] == "agents/AG " + kBadShown + ".json");

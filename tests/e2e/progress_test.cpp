@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/output_schema.h"
 #include "support/process.h"
 #include "support/pty.h"
 #include "support/temp_repo.h"
@@ -217,8 +218,8 @@ TEST_CASE("ws-commit on a terminal draws the same progress, and --json keeps the
 
   auto json = ws_on_pty("ws-commit", {"-m", "rename A0", "--json", "--no-cache"}, repo.path(), kNow);
   CHECK(json.status == 0);
-  CHECK(json.out.rfind("{\"base\":\"", 0) == 0);
-  CHECK(json.out.find("\"type\":\"proposal\"}\n") != std::string::npos);
+  CHECK(json.out.rfind("{\"type\":\"proposal\",\"version\":1,\"id\":\"", 0) == 0);
+  CHECK(json.out.find("\"supersedes\":null}\n") != std::string::npos);
   CHECK(json.tty == "");
 
   // Refused: the diagnostics follow the finished progress line on stderr.

@@ -11,6 +11,7 @@
 
 #include <fmt/core.h>
 
+#include "support/output_schema.h"
 #include "support/process.h"
 #include "support/temp_repo.h"
 
@@ -262,7 +263,7 @@ TEST_CASE("ws-grep and ws-ls print only the truncation record at --max 0", "[rg-
   CHECK(g.out == "Grep-Truncated: 6 more results (raise --max)\n");
   auto j = lines(grep(repo, {"--max", "0", "--json", "Billing"}).out);
   REQUIRE(j.size() == 2);
-  CHECK(nlohmann::json::parse(j[0]) == nlohmann::json{{"type", "Grep-Truncated"}, {"omitted", 6}, {"max", 0}});
+  CHECK(nlohmann::json::parse(j[0]) == nlohmann::json{{"type", "Grep-Truncated"}, {"version", 1}, {"omitted", 6}, {"max", 0}});
   CHECK(nlohmann::json::parse(j[1])["omitted"] == 6);
   auto none = grep(repo, {"--max", "0", "NoSuchWordAnywhere"});
   CHECK(none.status == 1);
@@ -274,7 +275,7 @@ TEST_CASE("ws-grep and ws-ls print only the truncation record at --max 0", "[rg-
   auto lj = lines(wstest::ws("ws-ls", {"--max", "0", "--json"}, repo.path()).out);
   REQUIRE(lj.size() == 1);
   CHECK(nlohmann::json::parse(lj[0]) ==
-        nlohmann::json{{"type", "Listing-Truncated"}, {"omitted", entries}, {"max", 0}});
+        nlohmann::json{{"type", "Listing-Truncated"}, {"version", 1}, {"omitted", entries}, {"max", 0}});
 }
 
 TEST_CASE("a repeated --ref or --defines finds any of the symbols", "[rg-parity][ref]") {

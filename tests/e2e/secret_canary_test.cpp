@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "support/output_schema.h"
 #include "support/process.h"
 #include "support/temp_repo.h"
 
@@ -485,7 +486,7 @@ TEST_CASE("secret canary: the secret's blob staged under a routed path is refuse
   CHECK(build.err == "");
   RunResult json = box.tool("ws-build", {"--staged", "--format", "json"});
   CHECK(json.status == 1);
-  auto doc = nlohmann::json::parse(json.out);
+  auto doc = wstest::build_report(json.out);
   CHECK(doc["diagnostics"].size() == 1);
   CHECK(doc["diagnostics"][0]["path"] == "skills/x.md");
   CHECK(doc["diagnostics"][0]["message"] == kAliasRefusal);
@@ -654,7 +655,7 @@ TEST_CASE("secret canary: a tracked file edited to the secret is skipped by ws-g
   CHECK(ls.err == "ws-ls: " + kSkillRefusal + "\n");
   RunResult build = box.tool("ws-build", {"--format", "json"});
   CHECK(build.status == 1);
-  auto diags = nlohmann::json::parse(build.out)["diagnostics"];
+  auto diags = wstest::build_report(build.out)["diagnostics"];
   CHECK(std::any_of(diags.begin(), diags.end(), [](const nlohmann::json& d) {
     return d["path"] == "skills/SKsummarize01.md" && d["message"] == kSkillRefusal;
   }));

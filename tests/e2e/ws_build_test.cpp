@@ -10,6 +10,7 @@
 #include <regex>
 #include <sstream>
 
+#include "support/output_schema.h"
 #include "support/process.h"
 #include "support/temp_repo.h"
 
@@ -58,7 +59,7 @@ Build build(const TempRepo& repo, std::vector<std::string> args = {}) {
   b.status = r.status;
   b.err = r.err;
   INFO(r.out << r.err);
-  b.doc = nlohmann::json::parse(r.out);
+  b.doc = wstest::build_report(r.out);
   for (const auto& d : b.doc["diagnostics"]) {
     std::string where = d["path"].get<std::string>();
     if (!d["line"].is_null()) where += ":" + std::to_string(d["line"].get<int>()) + ":" + std::to_string(d["column"].get<int>());
@@ -278,30 +279,37 @@ TEST_CASE("ws-build --base A --rev B checks a CI range", "[ws-build]") {
   CHECK(bad.err.rfind("ws-build: unknown revision 'no-such-rev'", 0) == 0);
 }
 
-TEST_CASE("ws-build --format json is one document with diagnostics and the summary", "[ws-build]") {
+TEST_CASE("ws-build --json is a record per diagnostic then the summary, each with its type and version",
+          "[ws-build][json-output]") {
   TempRepo repo;
   seed(repo);
   repo.remove("agents/AGtriage01.json");
   auto r = ws("ws-build", {"--json"}, repo.path());
   CHECK(r.status == 1);
-  auto doc = nlohmann::json::parse(r.out);
-  CHECK(doc["version"] == 1);
-  CHECK(doc["tool"]["name"] == "ws-build");
-  CHECK(doc["tool"]["version"] == "0.1.0");
-  REQUIRE(doc["diagnostics"].size() == 2);
-  const auto& d = doc["diagnostics"][1];
-  CHECK(d["code"] == "WS013");
-  CHECK(d["severity"] == "error");
-  CHECK(d["path"] == "endpoints/EPtriage01.cs");
-  CHECK(d["line"] == 6);
-  CHECK(d["column"] == 20);
-  CHECK(d["end_column"] == 33);
-  CHECK(d["notes"][0]["path"] == "agents/AGtriage01.json");
-  CHECK(doc["summary"]["errors"] == 2);
-  CHECK(doc["summary"]["files_changed"] == 1);
-  CHECK(doc["summary"]["clean"] == false);
-  CHECK(doc["summary"]["text"] == "2 errors in 2 files (1 file changed)");
+  const std::string note =
+      R"("notes":[{"path":"agents/AGtriage01.json","line":null,"column":null,"end_line":null,"end_column":null,)"
+      R"("message":"'Triage' was deleted with agents/AGtriage01.json"}]})";
+  CHECK(r.out ==
+        R"({"type":"diagnostic","version":1,"code":"WS013","severity":"error","path":"access/grants/GTsupport01.json",)"
+        R"("line":5,"column":15,"end_line":5,"end_column":21,"message":"unresolved reference to agent 'Triage'",)" +
+            note + "\n" +
+            R"({"type":"diagnostic","version":1,"code":"WS013","severity":"error","path":"endpoints/EPtriage01.cs",)"
+            R"("line":6,"column":20,"end_line":6,"end_column":33,"message":"unresolved reference 'Agents.Triage'",)" +
+            note + "\n" +
+            R"({"type":"summary","version":1,"files_changed":1,"files_checked":0,"errors":2,"warnings":0,)"
+            R"x("files_with_errors":2,"all":false,"clean":false,"text":"2 errors in 2 files (1 file changed)",)x"
+            R"("tool":{"name":"ws-build","version":"0.1.0"}})"
+            "\n");
   CHECK(ws("ws-build", {"--format", "json"}, repo.path()).out == r.out);
+  // A clean build is the summary alone.
+  repo.git({"checkout", "--", "agents/AGtriage01.json"});
+  auto clean = ws("ws-build", {"--json"}, repo.path());
+  CHECK(clean.status == 0);
+  CHECK(clean.out ==
+        R"({"type":"summary","version":1,"files_changed":0,"files_checked":0,"errors":0,"warnings":0,)"
+        R"("files_with_errors":0,"all":false,"clean":true,"text":"0 files changed, compiled clean.",)"
+        R"("tool":{"name":"ws-build","version":"0.1.0"}})"
+        "\n");
 }
 
 TEST_CASE("ws-build --format sarif is valid SARIF 2.1.0", "[ws-build]") {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "support/output_schema.h"
 #include "support/process.h"
 #include "support/temp_repo.h"
 
@@ -369,7 +370,7 @@ TEST_CASE("ws-grep -l, -c, -o, -v, -m, -z, -N, -F, -e and --column", "[ws-grep]"
   auto counts = lines(grep(repo, {"--json", "-c", "a.b"}).out);
   REQUIRE(counts.size() == 3);
   CHECK(nlohmann::json::parse(counts[0]) ==
-        nlohmann::json{{"type", "file"}, {"path", "a.txt"}, {"kind", "unrouted"}, {"name", nullptr}, {"count", 3}});
+        nlohmann::json{{"type", "file"}, {"version", 1}, {"path", "a.txt"}, {"kind", "unrouted"}, {"name", nullptr}, {"count", 3}});
   CHECK(grep(repo, {"-e", "one", "-e", "four"}).out == "a.txt:1:one a.b\nb.txt:1:four\n");
   CHECK(grep(repo, {"-e", "one", "b.txt"}).status == 1);  // with -e, the positional is a pathspec
   CHECK(grep(repo, {"--column", "two"}).out == "a.txt:2:1:two axb\n");

@@ -262,9 +262,25 @@ inline std::string reader(ws::Format format, std::string_view data) {
     std::string text = out.str();
     if (text.find('\x1b') != std::string::npos)
       return std::string(ws::output_format_name(f)) + " output holds an ESC byte without colour";
-    if (f == ws::OutputFormat::json || f == ws::OutputFormat::sarif || f == ws::OutputFormat::gitlab) {
+    if (f == ws::OutputFormat::sarif || f == ws::OutputFormat::gitlab) {
       if (!nlohmann::json::accept(text))
         return std::string(ws::output_format_name(f)) + " output is not valid JSON";
+    }
+    // JSON Lines (ws(7), JSON OUTPUT): each line one record, the summary last.
+    if (f == ws::OutputFormat::json) {
+      if (text.empty() || text.back() != '\n') return "json output does not end its last record with a newline";
+      std::size_t start = 0, records = 0;
+      std::string last_type;
+      while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        auto record = nlohmann::json::parse(text.substr(start, end - start), nullptr, /*allow_exceptions=*/false);
+        if (!record.is_object() || !record.contains("type")) return "json output holds a line that is no record";
+        last_type = record["type"].is_string() ? record["type"].get<std::string>() : "";
+        ++records;
+        start = end + 1;
+      }
+      if (last_type != "summary" || records != diags.size() + 1)
+        return "json output is not one record per diagnostic, then the summary";
     }
   }
   return {};

@@ -14,6 +14,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/output_schema.h"
+
 extern char** environ;
 
 namespace wstest {
@@ -168,6 +170,10 @@ RunResult run(const std::vector<std::string>& argv, const RunOptions& options) {
   waitpid(pid, &st, 0);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   if (!r.timed_out) check_fsck_after_apply(argv, options, r.status);
+  // Every --json output of a tool that ran to its end keeps the published
+  // contract (ws(7), JSON OUTPUT), whatever the test then reads of it.
+  if (!r.timed_out && r.status < 128)
+    if (std::string json_tool = json_output_tool(argv); !json_tool.empty()) expect_valid_output(json_tool, r.out);
   return r;
 }
 

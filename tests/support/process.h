@@ -27,6 +27,9 @@ struct RunOptions {
 // --reject, --prune, --help, --version), `git fsck --strict` must be clean in its
 // repository, or the running test fails: every apply of the suite is
 // checked (ws-apply(1): the commit that lands is made of canonical trees).
+// After a tool run with --json or --format json (json_output_tool), its
+// stdout must keep schemas/output/<tool>.json, or the running test fails
+// (expect_valid_output).
 RunResult run(const std::vector<std::string>& argv, const RunOptions& options = {});
 
 // Whether `argv` runs ws-apply to apply a proposal, as run() judges it.

@@ -255,9 +255,9 @@ TEST_CASE("JSON Lines: one record per match with kind, name, offsets, a summary 
   o.json = true;
   auto r = grep(v, o);
   CHECK(r.out ==
-        "{\"type\":\"match\",\"path\":\"agents/a.json\",\"kind\":\"agent\",\"name\":\"Alpha\",\"line\":2,"
+        "{\"type\":\"match\",\"version\":1,\"path\":\"agents/a.json\",\"kind\":\"agent\",\"name\":\"Alpha\",\"line\":2,"
         "\"column\":12,\"start\":13,\"end\":15,\"text\":\"  \\\"name\\\": \\\"Alpha\\\"\",\"match\":\"Al\"}\n"
-        "{\"type\":\"summary\",\"files_searched\":1,\"files_matched\":1,\"results\":1,\"omitted\":0,"
+        "{\"type\":\"summary\",\"version\":1,\"files_searched\":1,\"files_matched\":1,\"results\":1,\"omitted\":0,"
         "\"binary_skipped\":0,\"links_skipped\":0,\"errors\":0}\n");
 }
 

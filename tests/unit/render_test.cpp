@@ -250,108 +250,48 @@ TEST_CASE("human quotes: the caret counts display cells", "[render][caret]") {
         "7 errors in 1 file (1 file changed)\n");
 }
 
-TEST_CASE("json output: one document", "[render]") {
+TEST_CASE("json output: JSON Lines, a diagnostic record each, then the summary", "[render]") {
   std::string out = render(OutputFormat::json);
-  CHECK(out == R"json({
-  "version": 1,
-  "tool": {
-    "name": "ws-build",
-    "version": "0.1.0"
-  },
-  "diagnostics": [
-    {
-      "code": "WS010",
-      "severity": "error",
-      "path": "agents/triage.json",
-      "line": 3,
-      "column": 13,
-      "end_line": 3,
-      "end_column": 21,
-      "message": "no ai-tool named 'Lookup'",
-      "notes": [
-        {
-          "path": "ai-tools/lookup.cs",
-          "line": 1,
-          "column": 10,
-          "end_line": 1,
-          "end_column": 15,
-          "message": "did you mean 'Lokup'?"
-        }
-      ]
-    },
-    {
-      "code": "WS014",
-      "severity": "warning",
-      "path": "endpoints/get.cs",
-      "line": 3,
-      "column": 6,
-      "end_line": 3,
-      "end_column": 12,
-      "message": "local 'Agents' shadows the symbol root 'Agents'",
-      "notes": []
-    },
-    {
-      "code": "WS005",
-      "severity": "error",
-      "path": "misc/notes.txt",
-      "line": null,
-      "column": null,
-      "end_line": null,
-      "end_column": null,
-      "message": "file is in no kind's folder",
-      "notes": [
-        {
-          "path": null,
-          "line": null,
-          "column": null,
-          "end_line": null,
-          "end_column": null,
-          "message": "move it under a kind's folder"
-        }
-      ]
-    },
-    {
-      "code": "WS001",
-      "severity": "error",
-      "path": "prompts/a,b:c.md",
-      "line": 1,
-      "column": 1,
-      "end_line": 1,
-      "end_column": 4,
-      "message": "front matter does not start with '---'",
-      "notes": []
-    }
-  ],
-  "summary": {
-    "files_changed": 4,
-    "files_checked": 4,
-    "errors": 3,
-    "warnings": 1,
-    "files_with_errors": 4,
-    "all": false,
-    "clean": false,
-    "text": "3 errors, 1 warning in 4 files (4 files changed)"
-  }
-}
-)json");
-  auto doc = nlohmann::json::parse(out);  // throws, failing the test, if not JSON
-  CHECK(doc["diagnostics"].size() == 4);
-  CHECK(doc["summary"]["errors"] == 3);
+  CHECK(out ==
+        R"j({"type":"diagnostic","version":1,"code":"WS010","severity":"error","path":"agents/triage.json","line":3,)j"
+        R"j("column":13,"end_line":3,"end_column":21,"message":"no ai-tool named 'Lookup'","notes":[{"path":)j"
+        R"j("ai-tools/lookup.cs","line":1,"column":10,"end_line":1,"end_column":15,"message":"did you mean 'Lokup'?"}]})j"
+        "\n"
+        R"j({"type":"diagnostic","version":1,"code":"WS014","severity":"warning","path":"endpoints/get.cs","line":3,)j"
+        R"j("column":6,"end_line":3,"end_column":12,"message":"local 'Agents' shadows the symbol root 'Agents'",)j"
+        R"j("notes":[]})j"
+        "\n"
+        R"j({"type":"diagnostic","version":1,"code":"WS005","severity":"error","path":"misc/notes.txt","line":null,)j"
+        R"j("column":null,"end_line":null,"end_column":null,"message":"file is in no kind's folder","notes":[{"path":)j"
+        R"j(null,"line":null,"column":null,"end_line":null,"end_column":null,"message":"move it under a kind's )j"
+        R"j(folder"}]})j"
+        "\n"
+        R"j({"type":"diagnostic","version":1,"code":"WS001","severity":"error","path":"prompts/a,b:c.md","line":1,)j"
+        R"j("column":1,"end_line":1,"end_column":4,"message":"front matter does not start with '---'","notes":[]})j"
+        "\n"
+        R"j({"type":"summary","version":1,"files_changed":4,"files_checked":4,"errors":3,"warnings":1,)j"
+        R"j("files_with_errors":4,"all":false,"clean":false,"text":"3 errors, 1 warning in 4 files (4 files changed)",)j"
+        R"j("tool":{"name":"ws-build","version":"0.1.0"}})j"
+        "\n");
 }
 
 TEST_CASE("json output of nothing, and of text that is not UTF-8", "[render]") {
   BuildSummary clean;
   clean.files_changed = 1;
-  auto empty = nlohmann::json::parse(render(OutputFormat::json, {}, clean, options({})));
-  CHECK(empty["diagnostics"] == nlohmann::json::array());
-  CHECK(empty["summary"]["text"] == "1 file changed, compiled clean.");
-  CHECK(empty["summary"]["clean"] == true);
+  // Nothing to report: the summary record alone.
+  const std::string nothing = render(OutputFormat::json, {}, clean, options({}));
+  REQUIRE(std::count(nothing.begin(), nothing.end(), '\n') == 1);
+  auto empty = nlohmann::json::parse(nothing);
+  CHECK(empty["type"] == "summary");
+  CHECK(empty["text"] == "1 file changed, compiled clean.");
+  CHECK(empty["clean"] == true);
 
   std::vector<Diagnostic> ds{make_file_diag(DiagCode::bad_encoding, "p/\xff.json", "bad \xc3")};
   std::string out;
   REQUIRE_NOTHROW(out = render(OutputFormat::json, ds, tally(ds), options({})));
-  auto doc = nlohmann::json::parse(out);
-  CHECK(doc["diagnostics"][0]["path"] == "p/\xef\xbf\xbd.json");
+  auto doc = nlohmann::json::parse(out.substr(0, out.find('\n')));
+  CHECK(doc["type"] == "diagnostic");
+  CHECK(doc["path"] == "p/\xef\xbf\xbd.json");
   REQUIRE_NOTHROW(render(OutputFormat::gitlab, ds, tally(ds), options({})));
   REQUIRE_NOTHROW(render(OutputFormat::sarif, ds, tally(ds), options({})));
 }

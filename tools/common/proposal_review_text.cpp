@@ -6,6 +6,8 @@
 
 #include "common/cli.h"
 #include "common/proposal_text.h"
+#include "libcheck/json_output.h"
+#include "libcheck/proposal.h"
 #include "libcheck/render.h"
 
 namespace wscli {
@@ -94,20 +96,25 @@ namespace wscli {
 
 namespace {
 
-// The diagnostics as ws-build --format json writes them, the one JSON
-// shape of a diagnostic.
-nlohmann::json diagnostics_json(const ws::ProposalReview& review) {
+// The diagnostics as ws-build --format json writes them: its diagnostic
+// records (JSON Lines), the one JSON shape of a diagnostic.
+nlohmann::ordered_json diagnostics_json(const ws::ProposalReview& review) {
   std::ostringstream doc;
   auto consumer = ws::make_consumer(ws::OutputFormat::json, doc, ws::RenderOptions{});
   ws::render_all(*consumer, review.diagnostics, review.summary);
-  auto parsed = nlohmann::json::parse(doc.str(), nullptr, /*allow_exceptions=*/false);
-  return parsed.is_object() && parsed.contains("diagnostics") ? parsed["diagnostics"] : nlohmann::json::array();
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  std::istringstream lines(doc.str());
+  for (std::string line; std::getline(lines, line);) {
+    auto record = nlohmann::ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (record.is_object() && record.value("type", "") == "diagnostic") out.push_back(std::move(record));
+  }
+  return out;
 }
 
 }  // namespace
 
-void add_review_json(nlohmann::json& shown, const ws::ProposalReview& review) {
-  nlohmann::json build{{"built", review.not_built.empty()}};
+void add_review_json(nlohmann::ordered_json& shown, const ws::ProposalReview& review) {
+  nlohmann::ordered_json build{{"built", review.not_built.empty()}};
   if (!review.not_built.empty()) {
     build["not_built"] = review.not_built;
   } else {
@@ -116,17 +123,17 @@ void add_review_json(nlohmann::json& shown, const ws::ProposalReview& review) {
                   {"summary", ws::summary_line(s)}, {"diagnostics", diagnostics_json(review)}});
   }
   shown["build"] = std::move(build);
-  nlohmann::json changes = nlohmann::json::array();
+  nlohmann::ordered_json changes = nlohmann::ordered_json::array();
   for (const auto& c : review.impact.changes) {
-    nlohmann::json j{{"change", ws::definition_change_name(c.change)}, {"kind", c.kind}, {"name", c.name},
+    nlohmann::ordered_json j{{"change", ws::definition_change_name(c.change)}, {"kind", c.kind}, {"name", c.name},
                      {"path", c.path}};
     if (!c.old_name.empty()) j["old_name"] = c.old_name;
     if (!c.old_path.empty()) j["old_path"] = c.old_path;
     changes.push_back(std::move(j));
   }
-  nlohmann::json referrers = nlohmann::json::array();
+  nlohmann::ordered_json referrers = nlohmann::ordered_json::array();
   for (const auto& r : review.impact.referrers) {
-    nlohmann::json reaches = nlohmann::json::array();
+    nlohmann::ordered_json reaches = nlohmann::ordered_json::array();
     for (const auto& n : r.reaches)
       reaches.push_back({{"kind", n.kind}, {"name", n.name}, {"change", ws::definition_change_name(n.change)}});
     referrers.push_back({{"kind", r.kind}, {"name", r.name}, {"path", r.path}, {"reaches", std::move(reaches)}});
@@ -137,19 +144,19 @@ void add_review_json(nlohmann::json& shown, const ws::ProposalReview& review) {
 
 std::string pruned_line(const ws::PrunedProposal& p, bool dry_run) {
   const ws::ProposalInfo& i = p.info;
-  std::string branch = i.branch.rfind("refs/heads/", 0) == 0 ? i.branch.substr(11) : i.branch;
   return fmt::format("{} {}  {:<10}  {}  {}  {}  {}\n", dry_run ? "would prune" : "pruned", i.id.substr(0, 12),
-                     ws::proposal_state_name(i.state), shown(i.session), shown(branch), age(p.settled_at),
+                     ws::proposal_state_name(i.state), shown(i.session), shown(ws::branch_display(i.branch)), age(p.settled_at),
                      shown(i.subject));
 }
 
-nlohmann::json pruned_json(const ws::PrunedProposal& p, bool dry_run) {
+nlohmann::ordered_json pruned_json(const ws::PrunedProposal& p, bool dry_run) {
   const ws::ProposalInfo& i = p.info;
-  return nlohmann::json{{"type", "pruned"},         {"id", i.id},
-                        {"state", ws::proposal_state_name(i.state)},
-                        {"session", i.session},     {"branch", i.branch},
-                        {"subject", i.subject},     {"settled_at", p.settled_at},
-                        {"refs", p.refs},           {"dry_run", dry_run}};
+  auto j = ws::json_record("pruned");
+  j.update({{"id", i.id},           {"state", ws::proposal_state_name(i.state)},
+            {"session", i.session}, {"branch", i.branch},
+            {"subject", i.subject}, {"settled_at", p.settled_at},
+            {"refs", p.refs},       {"dry_run", dry_run}});
+  return j;
 }
 
 }  // namespace wscli

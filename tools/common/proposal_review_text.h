@@ -29,11 +29,11 @@ namespace wscli {
 // --show --json's members for the review: "build" (clean, errors, warnings,
 // summary, not_built, and the diagnostics as ws-build --json writes them),
 // "definitions" and "referrers".
-void add_review_json(nlohmann::json& shown, const ws::ProposalReview& review);
+void add_review_json(nlohmann::ordered_json& shown, const ws::ProposalReview& review);
 
 // ws-apply --prune, one proposal: "pruned ID  STATE  SESSION  BRANCH  AGE
 // SUBJECT" ("would prune ..." with --dry-run), or its JSON record.
 std::string pruned_line(const ws::PrunedProposal& p, bool dry_run);
-nlohmann::json pruned_json(const ws::PrunedProposal& p, bool dry_run);
+nlohmann::ordered_json pruned_json(const ws::PrunedProposal& p, bool dry_run);
 
 }  // namespace wscli

@@ -44,12 +44,13 @@ struct Options {
   bool continue_ = false;
 };
 
-nlohmann::json info_json(const ws::ProposalInfo& p) {
-  auto or_null = [](const std::string& s) { return s.empty() ? nlohmann::json() : nlohmann::json(s); };
-  nlohmann::json j{{"type", "proposal"}, {"id", p.id}, {"session", p.session},
-                   {"worktree", or_null(p.worktree)}, {"base", or_null(p.base)},
-                   {"branch", p.branch}, {"subject", p.subject}, {"author", p.author}, {"time", p.time},
-                   {"state", ws::proposal_state_name(p.state)}};
+// The records of --json are schemas/output/ws-apply.json (ws(7), JSON OUTPUT).
+nlohmann::ordered_json info_json(const ws::ProposalInfo& p) {
+  auto or_null = [](const std::string& s) { return s.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s); };
+  auto j = ws::json_record("proposal");
+  j.update({{"id", p.id}, {"session", p.session}, {"worktree", or_null(p.worktree)}, {"base", or_null(p.base)},
+            {"branch", p.branch}, {"subject", p.subject}, {"author", p.author}, {"time", p.time},
+            {"state", ws::proposal_state_name(p.state)}});
   if (!p.superseded_by.empty()) j["superseded_by"] = p.superseded_by;
   if (!p.applied_as.empty()) j["applied_as"] = p.applied_as;
   if (!p.rejected_by.empty())
@@ -88,7 +89,7 @@ int do_show(const ws::Repository& repo, const Options& o) {
   auto review = ws::review_proposal(open, shown->info);
   if (!review) return wscli::report_error(kTool, review.error());
   if (o.common.json) {
-    nlohmann::json j = info_json(shown->info);
+    nlohmann::ordered_json j = info_json(shown->info);
     j["files"] = ws::file_list_json(shown->files);
     j["policy_change"] = ws::policy_paths(shown->files);
     j["message"] = shown->info.message;
@@ -146,14 +147,29 @@ int check_companions(const Options& o) {
 
 void print_applied(const ws::ApplyResult& a, const std::string& id, const Options& o) {
   if (o.common.json) {
-    fmt::print("{}\n", ws::json_text(nlohmann::json{{"type", "applied"}, {"commit", a.commit}, {"branch", a.branch},
-                                      {"base", a.base}, {"rebased", a.rebased},
-                                      {"index_updated", a.index_updated}, {"index_error", a.index_error},
-                                      {"completed", a.completed}, {"index_kept", a.index_kept}}));
+    auto j = ws::json_record("applied");
+    j.update({{"commit", a.commit}, {"branch", a.branch}, {"base", a.base}, {"rebased", a.rebased},
+              {"index_updated", a.index_updated}, {"index_error", a.index_error}, {"completed", a.completed},
+              {"index_kept", a.index_kept}});
+    fmt::print("{}\n", ws::json_text(std::move(j)));
     return;
   }
   fmt::print("applied {} to '{}' as {}{}\n", id, wscli::shown(ws::branch_display(a.branch)), a.commit,
              a.rebased ? " (rebased)" : a.completed ? " (completed)" : "");
+}
+
+// The record names the proposal by its full id, whatever prefix was given.
+int print_rejected(const ws::Repository& repo, const Options& o) {
+  if (!o.common.json) {
+    fmt::print("rejected {}\n", o.reject);
+    return wscli::kExitOk;
+  }
+  auto info = ws::find_proposal(repo, o.reject);
+  if (!info) return wscli::report_error(kTool, info.error());
+  auto j = ws::json_record("rejected");
+  j["id"] = info->id;
+  fmt::print("{}\n", ws::json_text(std::move(j)));
+  return wscli::kExitOk;
 }
 
 int do_continue(const ws::OpenOptions& open, const Options& o) {
@@ -231,8 +247,7 @@ int wstools::run_apply(int argc, char** argv) {
   if (!o.reject.empty()) {
     auto st = ws::reject_proposal(*repo, o.reject, o.reason);
     if (!st) return wscli::report_error(kTool, st.error());
-    fmt::print("rejected {}\n", o.reject);
-    return wscli::kExitOk;
+    return print_rejected(*repo, o);
   }
   open.interrupted_apply = ws::InterruptedApply::ignore;  // apply_proposal looks first
   ws::ApplyOptions ao;

@@ -42,8 +42,7 @@ int wstools::run_build(int argc, char** argv) {
   app.get_formatter()->column_width(30);
   wscli::add_common_options(app, o.common, /*with_z=*/false);
   wscli::add_view_options(app, o.view);
-  // A build is one report, not a stream of records.
-  app.get_option("--json")->description("same as --format json: one JSON document");
+  app.get_option("--json")->description("same as --format json: a record per diagnostic, then a summary");
   app.add_flag("--all", o.all, "check every definition of the view, not only the changed ones");
   app.add_option("--format", o.format, "output: human (default), json, sarif, github, gitlab or junit")
       ->type_name("FORMAT")

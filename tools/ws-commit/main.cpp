@@ -30,6 +30,19 @@ struct Options {
   wscli::ProgressMode progress = wscli::ProgressMode::auto_;
 };
 
+// The one record of --json, schemas/output/ws-commit.json (ws(7), JSON OUTPUT).
+nlohmann::ordered_json staged_json(const ws::StageResult& staged) {
+  auto j = ws::json_record("proposal");
+  j["id"] = staged.id;
+  j["session"] = staged.session;
+  j["base"] = staged.base.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(staged.base);
+  j["branch"] = staged.branch;
+  j["files"] = ws::file_list_json(staged.files);
+  j["policy_change"] = ws::policy_paths(staged.files);
+  j["supersedes"] = staged.superseded.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(staged.superseded);
+  return j;
+}
+
 }  // namespace
 
 int wstools::run_commit(int argc, char** argv) {
@@ -83,12 +96,7 @@ int wstools::run_commit(int argc, char** argv) {
   if (!staged) return wscli::report_error(kTool, staged.error());
 
   if (o.common.json) {
-    nlohmann::json j{{"type", "proposal"}, {"id", staged->id}, {"session", staged->session},
-                     {"base", staged->base.empty() ? nlohmann::json() : nlohmann::json(staged->base)},
-                     {"branch", staged->branch}, {"files", ws::file_list_json(staged->files)},
-                     {"policy_change", ws::policy_paths(staged->files)}};
-    j["supersedes"] = staged->superseded.empty() ? nlohmann::json() : nlohmann::json(staged->superseded);
-    fmt::print("{}\n", ws::json_text(std::move(j)));
+    fmt::print("{}\n", ws::json_text(staged_json(*staged)));
     wscli::exit_without_teardown(wscli::kExitOk);
   }
   fmt::print("proposal {}\n", staged->id);

@@ -43,21 +43,25 @@ std::string kind_label(const ws::ListedEntry& e) {
   return e.kind ? e.kind->name : e.config ? "config" : "unrouted";
 }
 
+// JSON Lines, schemas/output/ws-ls.json (ws(7), JSON OUTPUT).
 void print_json(const ws::Listing& listing, std::optional<std::size_t> max) {
   for (const auto& le : listing.entries) {
-    nlohmann::json j{{"type", "entry"},
-                     {"path", le.entry->path},
-                     {"kind", kind_label(le)},
-                     {"name", le.name.empty() ? nlohmann::json() : nlohmann::json(le.name)},
-                     {"status", status_word(le.entry->status)}};
-    j["blob"] = le.secret || le.entry->blob_id.empty() ? nlohmann::json() : nlohmann::json(le.entry->blob_id);
-    j["size"] = le.size ? nlohmann::json(*le.size) : nlohmann::json();
+    auto j = ws::json_record("entry");
+    j["path"] = le.entry->path;
+    j["kind"] = kind_label(le);
+    j["name"] = le.name.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(le.name);
+    j["status"] = status_word(le.entry->status);
+    j["blob"] = le.secret || le.entry->blob_id.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(le.entry->blob_id);
+    j["size"] = le.size ? nlohmann::ordered_json(*le.size) : nlohmann::ordered_json();
     if (!le.entry->old_path.empty()) j["old_path"] = le.entry->old_path;
     fmt::print("{}\n", ws::json_text(std::move(j)));
   }
-  if (listing.omitted)
-    fmt::print("{}\n", ws::json_text(nlohmann::json{
-                           {"type", "Listing-Truncated"}, {"omitted", listing.omitted}, {"max", max.value_or(0)}}));
+  if (listing.omitted) {
+    auto j = ws::json_record("Listing-Truncated");
+    j["omitted"] = listing.omitted;
+    j["max"] = max.value_or(0);
+    fmt::print("{}\n", ws::json_text(std::move(j)));
+  }
 }
 
 // Paths, kinds and names come from the workspace: on a line of their own they

@@ -25,6 +25,17 @@
 
 namespace ws {
 
+// The version of the tools' JSON Lines records (ws(7), JSON OUTPUT; their
+// schemas are schemas/output/<tool>.json). Every record carries it, so that
+// any one line read alone (after grep, jq select, head) says what it is.
+// Within a version fields and record types are only ever added; removing or
+// renaming one, or changing what it means, raises it.
+inline constexpr int kJsonRecordVersion = 1;
+
+// A record of a tool's --json output, {"type": type, "version": 1}, for the
+// caller to add its fields to: the one way such a record starts.
+nlohmann::ordered_json json_record(std::string_view type);
+
 // Whether the "<name>_bytes" members are added: the tools' own formats carry
 // them; formats whose schema is fixed elsewhere (SARIF, GitLab code
 // quality) carry the U+FFFD form only.

@@ -1,7 +1,7 @@
 // Diagnostic renderers, on clang's DiagnosticConsumer model: the build feeds
 // each diagnostic to one consumer, which writes it to the stream it was given
 // (never to stdout/stderr on its own). Formats: human (clang style, with the
-// source line and a caret), one JSON document, SARIF 2.1.0, GitHub Actions
+// source line and a caret), JSON Lines, SARIF 2.1.0, GitHub Actions
 // workflow commands, GitLab Code Quality, JUnit XML. Every output is deterministic: the
 // same diagnostics in the same order give the same bytes.
 #pragma once
@@ -56,8 +56,9 @@ class DiagnosticConsumer {
   DiagnosticConsumer& operator=(const DiagnosticConsumer&) = delete;
 
   // Call begin() once, diagnostic() for each diagnostic in report order (the
-  // caller sorts, see diag_less), then end() once. Document formats (JSON,
-  // SARIF, GitLab) write everything at end().
+  // caller sorts, see diag_less), then end() once. Document formats (SARIF,
+  // GitLab) write everything at end(); JSON Lines writes each record as it
+  // comes and its summary at end().
   virtual void begin() {}
   virtual void diagnostic(const Diagnostic& d) = 0;
   virtual void end(const BuildSummary& summary) = 0;

@@ -1,5 +1,5 @@
 // ws-grep output: ripgrep's --no-heading format, byte for byte (colours
-// included), and JSON Lines.
+// included), and JSON Lines (schemas/output/ws-grep.json, ws(7) JSON OUTPUT).
 #include "grep_format.h"
 
 #include <algorithm>
@@ -88,8 +88,10 @@ class Printer {
   void context(std::uint32_t line, std::size_t start, std::size_t end) {
     std::string_view text = f_.bytes.substr(start, end - start);
     if (o_.json) {
-      nlohmann::ordered_json j{{"type", "context"}, {"path", std::string(f_.path)}, {"line", line},
-                               {"text", std::string(text)}};
+      nlohmann::ordered_json j = json_record("context");
+      j["path"] = std::string(f_.path);
+      j["line"] = line;
+      j["text"] = std::string(text);
       dump(out_, j);
       return;
     }
@@ -157,8 +159,10 @@ class Printer {
   }
 
   nlohmann::ordered_json record(const LineHit& hit, std::string_view line) {
-    nlohmann::ordered_json j{{"type", "match"}, {"path", std::string(f_.path)}, {"kind", std::string(f_.kind)},
-                             {"name", nullable(f_.name)}};
+    nlohmann::ordered_json j = json_record("match");
+    j["path"] = std::string(f_.path);
+    j["kind"] = std::string(f_.kind);
+    j["name"] = nullable(f_.name);
     if (f_.symbols) j["symbol"] = f_.symbols->at(hit.symbol);
     j["line"] = hit.line;
     j["column"] = 1;
@@ -217,9 +221,12 @@ std::size_t format_file_line(std::string& out, const GrepFile& f, const FileHits
   if (!result_count(h, o)) return 0;
   std::size_t n = o.mode == GrepMode::count || o.mode == GrepMode::files ? file_count(h, o) : 0;
   if (o.json) {
-    dump(out, nlohmann::ordered_json{{"type", "file"}, {"path", std::string(f.path)},
-                                     {"kind", std::string(f.kind)}, {"name", nullable(f.name)},
-                                     {"count", n}});
+    nlohmann::ordered_json j = json_record("file");
+    j["path"] = std::string(f.path);
+    j["kind"] = std::string(f.kind);
+    j["name"] = nullable(f.name);
+    j["count"] = n;
+    dump(out, j);
     return 1;
   }
   if (prints_paths_only(o.mode)) {
@@ -297,7 +304,10 @@ std::size_t format_file(std::string& out, const GrepFile& f, const FileHits& h, 
 std::string truncated_record(std::size_t omitted, const GrepOptions& o) {
   if (o.json) {
     std::string out;
-    dump(out, nlohmann::ordered_json{{"type", "Grep-Truncated"}, {"omitted", omitted}, {"max", o.max.value_or(0)}});
+    nlohmann::ordered_json j = json_record("Grep-Truncated");
+    j["omitted"] = omitted;
+    j["max"] = o.max.value_or(0);
+    dump(out, j);
     return out;
   }
   std::string out = "Grep-Truncated: ";
@@ -309,14 +319,15 @@ std::string truncated_record(std::size_t omitted, const GrepOptions& o) {
 
 std::string summary_record(const GrepSummary& s) {
   std::string out;
-  dump(out, nlohmann::ordered_json{{"type", "summary"},
-                                   {"files_searched", s.files_searched},
-                                   {"files_matched", s.files_matched},
-                                   {"results", s.results},
-                                   {"omitted", s.omitted},
-                                   {"binary_skipped", s.binary_skipped.size()},
-                                   {"links_skipped", s.links_skipped.size() + s.hard_links_skipped.size()},
-                                   {"errors", s.errors.size()}});
+  nlohmann::ordered_json j = json_record("summary");
+  j["files_searched"] = s.files_searched;
+  j["files_matched"] = s.files_matched;
+  j["results"] = s.results;
+  j["omitted"] = s.omitted;
+  j["binary_skipped"] = s.binary_skipped.size();
+  j["links_skipped"] = s.links_skipped.size() + s.hard_links_skipped.size();
+  j["errors"] = s.errors.size();
+  dump(out, j);
   return out;
 }
 

@@ -1,19 +1,18 @@
-// JSON output: one document with every diagnostic and the summary, for
-// scripts (`ws-build --format json | jq`). Keys keep the documented order
-// (ordered_json); a diagnostic without a span has null positions. The shape:
-//   {"version": 1, "tool": {"name": "ws-build", "version": "0.1.0"},
-//    "diagnostics": [{"code", "severity", "path", "line", "column", "end_line",
-//                     "end_column", "message", "notes": [{"path", "line", ...,
-//                     "message"}]}],
-//    "summary": {"files_changed", "files_checked", "errors", "warnings",
-//                "files_with_errors", "all", "all_reason" (only when a change
-//                to the kinds or config made it check every definition),
-//                "clean", "text"}}
-// "version" is the version of this document's shape, raised on any
-// incompatible change; "tool.version" is the program's.
+// JSON output: JSON Lines, one "diagnostic" record per diagnostic as it
+// comes, then one "summary" record, for scripts (`ws-build --json | jq`);
+// the schema is schemas/output/ws-build.json (ws(7), JSON OUTPUT). Keys keep
+// the documented order (ordered_json); a diagnostic without a span has null
+// positions. The records:
+//   {"type": "diagnostic", "version": 1, "code", "severity", "path", "line",
+//    "column", "end_line", "end_column", "message",
+//    "notes": [{"path", "line", ..., "message"}]}
+//   {"type": "summary", "version": 1, "files_changed", "files_checked",
+//    "errors", "warnings", "files_with_errors", "all", "all_reason" (only
+//    when a change to the kinds or config made it check every definition),
+//    "clean", "text", "tool": {"name": "ws-build", "version": "0.1.0"}}
+// "version" is the version of the record shapes (kJsonRecordVersion);
+// "tool.version" is the program's.
 #include <nlohmann/json.hpp>
-
-#include <vector>
 
 #include "libcheck/json_output.h"
 #include "libcheck/render.h"
@@ -24,8 +23,6 @@ namespace ws::render_detail {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-constexpr int kDocumentVersion = 1;
 
 void put_position(ojson& j, const Span* span) {
   if (span) {
@@ -44,7 +41,7 @@ class JsonConsumer final : public DiagnosticConsumer {
       : DiagnosticConsumer(out), version_(o.tool_version) {}
 
   void diagnostic(const Diagnostic& d) override {
-    ojson j;
+    ojson j = json_record("diagnostic");
     j["code"] = diag_info(d.code).id;
     j["severity"] = severity_name(d.severity);
     j["path"] = d.path;
@@ -60,17 +57,11 @@ class JsonConsumer final : public DiagnosticConsumer {
       notes.push_back(std::move(jn));
     }
     j["notes"] = std::move(notes);
-    diagnostics_.push_back(std::move(j));
+    write(std::move(j));
   }
 
   void end(const BuildSummary& s) override {
-    ojson doc;
-    doc["version"] = kDocumentVersion;
-    doc["tool"]["name"] = "ws-build";
-    if (!version_.empty()) doc["tool"]["version"] = version_;
-    doc["diagnostics"] = ojson(std::move(diagnostics_));
-    diagnostics_.clear();
-    ojson& sum = doc["summary"];
+    ojson sum = json_record("summary");
     sum["files_changed"] = s.files_changed;
     sum["files_checked"] = s.files_checked;
     sum["errors"] = s.errors;
@@ -80,12 +71,15 @@ class JsonConsumer final : public DiagnosticConsumer {
     if (!s.all_reason.empty()) sum["all_reason"] = s.all_reason;
     sum["clean"] = s.errors == 0;
     sum["text"] = summary_line(s);
-    out_ << json_text(std::move(doc), JsonBytes::alongside, 2) << '\n';
+    sum["tool"]["name"] = "ws-build";
+    if (!version_.empty()) sum["tool"]["version"] = version_;
+    write(std::move(sum));
   }
 
  private:
+  void write(ojson record) { out_ << json_text(std::move(record)) << '\n'; }
+
   std::string version_;
-  std::vector<ojson> diagnostics_;
 };
 
 }  // namespace

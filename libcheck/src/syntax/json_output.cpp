@@ -172,6 +172,10 @@ std::string json_text(nlohmann::json value, JsonBytes bytes, int indent) {
   return text_of(std::move(value), bytes, indent);
 }
 
+nlohmann::ordered_json json_record(std::string_view type) {
+  return nlohmann::ordered_json{{"type", std::string(type)}, {"version", kJsonRecordVersion}};
+}
+
 std::string json_text(nlohmann::ordered_json value, JsonBytes bytes, int indent) {
   return text_of(std::move(value), bytes, indent);
 }
