@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "support/process.h"
+#include "support/proposal_tools.h"
 #include "support/temp_repo.h"
 
 using wstest::chomp;
@@ -24,18 +25,16 @@ using wstest::RunResult;
 using wstest::TempRepo;
 namespace fs = std::filesystem;
 
+using wstest::stage;
+using wstest::ws;
 namespace {
 
+// The approver's environment with the source kind pack, for runs that do
+// not go through wstest::ws().
 std::map<std::string, std::string> tool_env() {
-  return {{"WS_KINDS_DIR", std::string(WS_SOURCE_DIR) + "/schemas/kinds"},
-          {"GIT_COMMITTER_NAME", "Ada Approver"},
-          {"GIT_COMMITTER_EMAIL", "approver@example.com"}};
-}
-
-RunResult tool(const TempRepo& repo, const std::string& name, const std::vector<std::string>& args) {
-  wstest::RunOptions o;
-  o.env = tool_env();
-  return wstest::ws(name, args, repo.path(), o);
+  auto env = wstest::approver_env();
+  env["WS_KINDS_DIR"] = std::string(WS_SOURCE_DIR) + "/schemas/kinds";
+  return env;
 }
 
 const std::string kAgent = "agents/AGalpha.json";
@@ -51,17 +50,8 @@ void seed(const TempRepo& repo) {
   repo.commit_all("seed");
 }
 
-std::string stage(const TempRepo& repo, const std::string& message) {
-  auto r = tool(repo, "ws-commit", {"-m", message});
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  auto ls = lines(r.out);
-  REQUIRE(!ls.empty());
-  REQUIRE(ls[0].rfind("proposal ", 0) == 0);
-  return ls[0].substr(9);
-}
-
-std::string rev(const TempRepo& repo, const std::string& what) {
+// The commit `what` names, "" when it names none.
+std::string commit_or_empty(const TempRepo& repo, const std::string& what) {
   auto r = repo.git_result({"rev-parse", "-q", "--verify", what});
   return r.status == 0 ? chomp(r.out) : "";
 }
@@ -166,13 +156,13 @@ void kill_round(const TempRepo& repo, const wstest::RunOptions& o, int round, in
   }
   // The next read-only run reports the interrupted apply, or nothing; the
   // one command it names repairs it.
-  auto ls = tool(repo, "ws-ls", {"--changed"});
+  auto ls = ws(repo, "ws-ls", {"--changed"});
   CHECK(ls.status == 0);
   if (!moved) CHECK(ls.err == "");
   if (!ls.err.empty()) {
     ++tally.reported;
     CHECK(ls.err == "ws-ls: " + interrupted_line(id, now[0]) + "\n");
-    auto done = tool(repo, "ws-apply", {"--continue"});
+    auto done = ws(repo, "ws-apply", {"--continue"});
     CHECK(done.status == 0);
     CHECK(done.out == "applied " + id + " to 'main' as " + now[0] + " (completed)\n");
     CHECK(done.err == "");
@@ -182,7 +172,7 @@ void kill_round(const TempRepo& repo, const wstest::RunOptions& o, int round, in
   if (moved) {
     CHECK(repo.git({"diff", "--cached", "--name-only", "main", "--", kAgent}) == "");
     CHECK(ref_or_empty(repo, "refs/ws/applied/" + id) == now[0]);
-    if (tally.landed % 4 == 1) CHECK(tool(repo, "ws-apply", {id}).status == 1);  // never twice
+    if (tally.landed % 4 == 1) CHECK(ws(repo, "ws-apply", {id}).status == 1);  // never twice
   } else {
     CHECK(staged_blob(repo, kAgent) == was[1]);
     CHECK(ref_or_empty(repo, "refs/ws/applied/" + id) == "");
@@ -225,7 +215,7 @@ TEST_CASE("apply: an index entry staged at a changed path is never overwritten a
   repo.write(kAgent, agent("proposed"));
   repo.write("agents/AGgamma.json", "{\n  \"name\": \"Gamma\"\n}\n");
   std::string id = stage(repo, "Change alpha, add gamma");
-  const std::string base = rev(repo, "main");
+  const std::string base = commit_or_empty(repo, "main");
 
   struct Case {
     const char* name;
@@ -238,7 +228,7 @@ TEST_CASE("apply: an index entry staged at a changed path is never overwritten a
       {"an addition staged at an added path", {{"add", "agents/AGgamma.json"}}, "'agents/AGgamma.json'"},
       {"an executable bit staged", {{"update-index", "--chmod=+x", kAgent}}, "'agents/AGalpha.json'"},
       {"an entry staged below a file the proposal adds",
-       {{"update-index", "--add", "--cacheinfo", "100644," + rev(repo, "main:agents/AGbeta.json") + ",agents/AGgamma.json/x"}},
+       {{"update-index", "--add", "--cacheinfo", "100644," + commit_or_empty(repo, "main:agents/AGbeta.json") + ",agents/AGgamma.json/x"}},
        "'agents/AGgamma.json', 'agents/AGgamma.json/x'"},
   };
   for (const auto& c : cases) {
@@ -248,42 +238,42 @@ TEST_CASE("apply: an index entry staged at a changed path is never overwritten a
     repo.write("agents/AGgamma.json", "{\n  \"name\": \"Gamma\",\n  \"description\": \"by hand\"\n}\n");
     for (const auto& g : c.git) repo.git(g);
     const std::string index_before = file_bytes(repo.abs(".git/index"));
-    auto r = tool(repo, "ws-apply", {id});
+    auto r = ws(repo, "ws-apply", {id});
     CHECK(r.status == 1);
     CHECK(r.out == "");
     CHECK(r.err == "ws-apply: the index has staged changes at " + c.paths + " that proposal " + id.substr(0, 12) +
                        " would overwrite; commit, unstage or stash them first\n");
     CHECK(file_bytes(repo.abs(".git/index")) == index_before);
-    CHECK(rev(repo, "main") == base);
-    CHECK(rev(repo, "refs/ws/applied/" + id) == "");
+    CHECK(commit_or_empty(repo, "main") == base);
+    CHECK(commit_or_empty(repo, "refs/ws/applied/" + id) == "");
     CHECK(leftovers(repo) == std::vector<std::string>{});
   }
 
   SECTION("a conflict at a changed path is a staged change") {
     repo.git({"reset", "-q"});
-    const std::string blob = rev(repo, "main:" + kAgent);
+    const std::string blob = commit_or_empty(repo, "main:" + kAgent);
     wstest::RunOptions o;
     o.cwd = repo.path();
     o.input = "0 0000000000000000000000000000000000000000\t" + kAgent + "\n100644 " + blob + " 1\t" + kAgent +
               "\n100644 " + blob + " 2\t" + kAgent + "\n";
     REQUIRE(wstest::run({"git", "update-index", "--index-info"}, o).status == 0);
     const std::string index_before = file_bytes(repo.abs(".git/index"));
-    auto r = tool(repo, "ws-apply", {id});
+    auto r = ws(repo, "ws-apply", {id});
     CHECK(r.status == 1);
     CHECK(r.err == "ws-apply: the index has staged changes at 'agents/AGalpha.json' that proposal " +
                        id.substr(0, 12) + " would overwrite; commit, unstage or stash them first\n");
     CHECK(file_bytes(repo.abs(".git/index")) == index_before);
-    CHECK(rev(repo, "main") == base);
+    CHECK(commit_or_empty(repo, "main") == base);
   }
   SECTION("an entry equal to the proposal's is kept, one equal to the base's follows") {
     repo.git({"reset", "-q"});
     repo.write(kAgent, agent("proposed"));
     repo.git({"add", kAgent});  // what the proposal holds
-    auto r = tool(repo, "ws-apply", {id});
+    auto r = ws(repo, "ws-apply", {id});
     INFO(r.err);
     CHECK(r.status == 0);
     CHECK(r.err == "");
-    CHECK(rev(repo, "main^") == base);
+    CHECK(commit_or_empty(repo, "main^") == base);
     CHECK(repo.git({"diff", "--cached", "--name-only", "main"}) == "");
     CHECK(fsck_clean(repo));
   }
@@ -300,17 +290,17 @@ TEST_CASE("apply: a branch checked out in another worktree is refused and that w
   // main moves to the linked worktree; this one goes to another branch.
   repo.git({"checkout", "-q", "-b", "elsewhere"});
   repo.git({"-C", other, "checkout", "-q", "main"});
-  const std::string base = rev(repo, "main");
+  const std::string base = commit_or_empty(repo, "main");
   auto git_dir = chomp(repo.git({"-C", other, "rev-parse", "--absolute-git-dir"}));
   const std::string index_before = file_bytes(git_dir + "/index");
-  auto r = tool(repo, "ws-apply", {id});
+  auto r = ws(repo, "ws-apply", {id});
   CHECK(r.status == 1);
   CHECK(r.out == "");
   CHECK(r.err == "ws-apply: branch 'main' is checked out in the worktree '" + fs::canonical(other).string() +
                      "'; run ws-apply there, so that its index follows\n");
-  CHECK(rev(repo, "main") == base);
+  CHECK(commit_or_empty(repo, "main") == base);
   CHECK(file_bytes(git_dir + "/index") == index_before);
-  CHECK(rev(repo, "refs/ws/applied/" + id) == "");
+  CHECK(commit_or_empty(repo, "refs/ws/applied/" + id) == "");
   // Run there, it applies and that worktree's index follows.
   auto there = wstest::ws("ws-apply", {id}, other, [] {
     wstest::RunOptions o;
@@ -328,20 +318,20 @@ TEST_CASE("apply: an apply cut short after the branch moved is reported by reade
   seed(repo);
   repo.write(kAgent, agent("proposed"));
   std::string id = stage(repo, "One");
-  const std::string base = rev(repo, "main");
-  const std::string old_blob = rev(repo, "main:" + kAgent);
+  const std::string base = commit_or_empty(repo, "main");
+  const std::string old_blob = commit_or_empty(repo, "main:" + kAgent);
   // The new index cannot be written (a folder stands where its temporary
   // file goes): the branch moves, the index does not follow.
   fs::create_directories(repo.abs(".git/ws/index.new/x"));
   age_file(repo.abs(".git/ws/index.new"), 120);
-  auto r = tool(repo, "ws-apply", {id});
-  const std::string tip = rev(repo, "main");
+  auto r = ws(repo, "ws-apply", {id});
+  const std::string tip = commit_or_empty(repo, "main");
   CHECK(r.status == 0);
   CHECK(r.out == "applied " + id + " to 'main' as " + tip + "\n");
   CHECK(r.err == "ws-apply: warning: the apply did not finish (cannot write the index '" +
                      fs::canonical(repo.abs(".git/ws")).string() +
                      "/index.new': Is a directory); run 'ws-apply --continue' to complete it\n");
-  CHECK(rev(repo, "main^") == base);
+  CHECK(commit_or_empty(repo, "main^") == base);
   CHECK(staged_blob(repo, kAgent) == old_blob);
   const std::string line = interrupted_line(id, tip);
   // The folder in the way is not the apply's own: named, with its age.
@@ -349,44 +339,44 @@ TEST_CASE("apply: an apply cut short after the branch moved is reported by reade
                              id.substr(0, 12) + "; if no git is running, remove it";
 
   // Read-only tools say so and go on.
-  auto ls = tool(repo, "ws-ls", {"--changed"});
+  auto ls = ws(repo, "ws-ls", {"--changed"});
   CHECK(ls.status == 0);
   CHECK(ls.out == "");
   CHECK(ls.err == "ws-ls: " + line + "\nws-ls: " + folder + "\n");
-  auto grep = tool(repo, "ws-grep", {"Alpha"});
+  auto grep = ws(repo, "ws-grep", {"Alpha"});
   CHECK(grep.status == 0);
   CHECK(grep.err == "ws-grep: " + line + "\nws-grep: " + folder + "\n");
-  auto build = tool(repo, "ws-build", {});
+  auto build = ws(repo, "ws-build", {});
   CHECK(build.status == 0);
   CHECK(build.err == "ws-build: " + line + "\nws-build: " + folder + "\n");
-  auto list = tool(repo, "ws-apply", {"--list"});
+  auto list = ws(repo, "ws-apply", {"--list"});
   CHECK(list.status == 0);
   CHECK(list.err == "ws-apply: " + line + "\nws-apply: " + folder + "\n");
   CHECK(fs::is_directory(repo.abs(".git/ws/index.new/x")));
   // Tools that write refuse.
-  auto commit = tool(repo, "ws-commit", {"--staged", "-m", "Would revert it"});
+  auto commit = ws(repo, "ws-commit", {"--staged", "-m", "Would revert it"});
   CHECK(commit.status == 1);
   CHECK(commit.out == "");
   CHECK(commit.err == "ws-commit: " + line + "\n");
-  auto again = tool(repo, "ws-apply", {id});
+  auto again = ws(repo, "ws-apply", {id});
   CHECK(again.status == 1);
   CHECK(again.err == "ws-apply: " + line + "\n");
-  auto reject = tool(repo, "ws-apply", {"--reject", id, "-m", "not now"});
+  auto reject = ws(repo, "ws-apply", {"--reject", id, "-m", "not now"});
   CHECK(reject.status == 1);
   CHECK(reject.err == "ws-apply: " + line + "\n");
-  CHECK(rev(repo, "refs/ws/rejected/" + id) == "");
+  CHECK(commit_or_empty(repo, "refs/ws/rejected/" + id) == "");
 
   SECTION("--continue completes it") {
     fs::remove_all(repo.abs(".git/ws/index.new"));
-    auto done = tool(repo, "ws-apply", {"--continue"});
+    auto done = ws(repo, "ws-apply", {"--continue"});
     CHECK(done.status == 0);
     CHECK(done.out == "applied " + id + " to 'main' as " + tip + " (completed)\n");
     CHECK(done.err == "");
     CHECK(repo.git({"diff", "--cached", "--name-only", "main"}) == "");
-    CHECK(rev(repo, "refs/ws/applied/" + id) == tip);
-    CHECK(tool(repo, "ws-ls", {"--changed"}).err == "");
+    CHECK(commit_or_empty(repo, "refs/ws/applied/" + id) == tip);
+    CHECK(ws(repo, "ws-ls", {"--changed"}).err == "");
     CHECK(leftovers(repo) == std::vector<std::string>{});
-    auto nothing = tool(repo, "ws-apply", {"--continue"});
+    auto nothing = ws(repo, "ws-apply", {"--continue"});
     CHECK(nothing.status == 2);
     CHECK(nothing.err == "ws-apply: no interrupted apply to continue in this worktree\n");
   }
@@ -395,7 +385,7 @@ TEST_CASE("apply: an apply cut short after the branch moved is reported by reade
     repo.write(kAgent, agent("staged by hand since"));
     repo.git({"add", kAgent});
     const std::string mine = staged_blob(repo, kAgent);
-    auto done = tool(repo, "ws-apply", {"--continue"});
+    auto done = ws(repo, "ws-apply", {"--continue"});
     CHECK(done.status == 0);
     CHECK(done.out == "applied " + id + " to 'main' as " + tip + " (completed)\n");
     CHECK(done.err == "ws-apply: warning: the index keeps what was staged at 'agents/AGalpha.json' since the "
@@ -410,18 +400,18 @@ TEST_CASE("apply: a lock file ws-apply did not make is named with its age and ne
   seed(repo);
   repo.write(kAgent, agent("proposed"));
   std::string id = stage(repo, "One");
-  const std::string base = rev(repo, "main");
+  const std::string base = commit_or_empty(repo, "main");
 
   SECTION("the branch lock, with no record") {
     { std::ofstream(repo.abs(".git/refs/heads/main.lock")) << ""; }
     age_file(repo.abs(".git/refs/heads/main.lock"), 7200);
-    auto r = tool(repo, "ws-apply", {id});
+    auto r = ws(repo, "ws-apply", {id});
     CHECK(r.status == 1);
     CHECK(r.err == "ws-apply: branch 'main' is locked by another process ('.git/refs/heads/main.lock', 2 hours "
                    "old); if no git or ws-apply is running, remove the lock file and retry\n");
     CHECK(fs::exists(repo.abs(".git/refs/heads/main.lock")));
-    CHECK(rev(repo, "main") == base);
-    CHECK(tool(repo, "ws-ls", {}).err == "");
+    CHECK(commit_or_empty(repo, "main") == base);
+    CHECK(ws(repo, "ws-ls", {}).err == "");
     CHECK(fs::exists(repo.abs(".git/refs/heads/main.lock")));
     CHECK(!fs::exists(repo.abs(".git/ws/apply.json")));
   }
@@ -429,13 +419,13 @@ TEST_CASE("apply: a lock file ws-apply did not make is named with its age and ne
     { std::ofstream(repo.abs(".git/index.lock")) << "DIRC"; }
     age_file(repo.abs(".git/index.lock"), 180);
     const std::string index_before = file_bytes(repo.abs(".git/index"));
-    auto r = tool(repo, "ws-apply", {id});
+    auto r = ws(repo, "ws-apply", {id});
     CHECK(r.status == 1);
     CHECK(r.err == "ws-apply: the index is locked by another process ('.git/index.lock', 3 minutes old); if no "
                    "git is running, remove the lock file and retry\n");
     CHECK(file_bytes(repo.abs(".git/index.lock")) == "DIRC");
     CHECK(file_bytes(repo.abs(".git/index")) == index_before);
-    CHECK(rev(repo, "main") == base);
+    CHECK(commit_or_empty(repo, "main") == base);
     CHECK(!fs::exists(repo.abs(".git/ws/apply.json")));
   }
   SECTION("the applied ref's lock, older than the record") {
@@ -443,28 +433,28 @@ TEST_CASE("apply: a lock file ws-apply did not make is named with its age and ne
     const std::string lock = ".git/refs/ws/applied/" + id + ".lock";
     { std::ofstream(repo.abs(lock)) << ""; }
     age_file(repo.abs(lock), 3 * 86400);
-    auto r = tool(repo, "ws-apply", {id});
-    const std::string tip = rev(repo, "main");
+    auto r = ws(repo, "ws-apply", {id});
+    const std::string tip = commit_or_empty(repo, "main");
     CHECK(r.status == 0);
-    CHECK(rev(repo, "main^") == base);
+    CHECK(commit_or_empty(repo, "main^") == base);
     const std::string locked = "'refs/ws/applied/" + id + "' is locked by another process ('" + lock +
                                "', 3 days old); if no git or ws-apply is running, remove the lock file and run "
                                "'ws-apply --continue'";
     CHECK(r.err == "ws-apply: warning: the apply did not finish (" + locked + "); run 'ws-apply --continue' to "
                    "complete it\n");
-    auto ls = tool(repo, "ws-ls", {});
+    auto ls = ws(repo, "ws-ls", {});
     CHECK(ls.err == "ws-ls: " + interrupted_line(id, tip) + "\nws-ls: lock file '" + lock +
                         "', 3 days old was not made by the apply of proposal " + id.substr(0, 12) +
                         "; if no git is running, remove it\n");
-    auto cont = tool(repo, "ws-apply", {"--continue"});
+    auto cont = ws(repo, "ws-apply", {"--continue"});
     CHECK(cont.status == 1);
     CHECK(cont.err == "ws-apply: " + locked + "\n");
     CHECK(fs::exists(repo.abs(lock)));
     CHECK(fs::exists(repo.abs(".git/ws/apply.json")));
     fs::remove(repo.abs(lock));
-    auto done = tool(repo, "ws-apply", {"--continue"});
+    auto done = ws(repo, "ws-apply", {"--continue"});
     CHECK(done.status == 0);
-    CHECK(rev(repo, "refs/ws/applied/" + id) == tip);
+    CHECK(commit_or_empty(repo, "refs/ws/applied/" + id) == tip);
     CHECK(repo.git({"diff", "--cached", "--name-only", "main"}) == "");
     CHECK(leftovers(repo) == std::vector<std::string>{});
   }
@@ -491,7 +481,7 @@ TEST_CASE("apply: a damaged apply record is named and never acted on", "[apply-r
     // Well formed, the apply did not happen: acted on, the victim (empty,
     // newer than the record) would go as one of its "own" lock files.
     const std::string victim = repo.abs("victim");
-    const std::string base = rev(repo, "main");
+    const std::string base = commit_or_empty(repo, "main");
     { std::ofstream(path) << "{\"ws_apply_record\": 1, \"pid\": 1, \"proposal\": \"" + id + "\", \"branch\": "
                              "\"refs/heads/main\", \"old\": \"" + base + "\", \"new\": \"" + id + "\", \"index\": \"\", "
                              "\"changes\": [], \"locks\": [\"" + victim + "\"]}\n"; }
@@ -499,17 +489,17 @@ TEST_CASE("apply: a damaged apply record is named and never acted on", "[apply-r
     { std::ofstream(victim) << ""; }
     msg = "the apply record '" + path +
           "' names files that are not its apply's; if no ws-apply is running, look at it, then remove it";
-    auto ls = tool(repo, "ws-ls", {});
+    auto ls = ws(repo, "ws-ls", {});
     CHECK(ls.err == "ws-ls: " + msg + "\n");
     CHECK(fs::exists(victim));
     fs::remove(victim);
   }
-  auto ls = tool(repo, "ws-ls", {});
+  auto ls = ws(repo, "ws-ls", {});
   CHECK(ls.status == 0);
   CHECK(ls.err == "ws-ls: " + msg + "\n");
-  auto r = tool(repo, "ws-apply", {id});
+  auto r = ws(repo, "ws-apply", {id});
   CHECK(r.status == 2);
   CHECK(r.err == "ws-apply: " + msg + "\n");
   CHECK(fs::exists(path));
-  CHECK(rev(repo, "refs/ws/applied/" + id) == "");
+  CHECK(commit_or_empty(repo, "refs/ws/applied/" + id) == "");
 }

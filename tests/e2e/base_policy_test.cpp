@@ -12,6 +12,7 @@
 
 #include "support/output_schema.h"
 #include "support/process.h"
+#include "support/proposal_tools.h"
 #include "support/temp_repo.h"
 
 using wstest::chomp;
@@ -19,16 +20,9 @@ using wstest::lines;
 using wstest::RunResult;
 using wstest::TempRepo;
 
+using wstest::rev;
+using wstest::ws;
 namespace {
-
-RunResult ws(const TempRepo& repo, const std::string& tool, std::vector<std::string> args) {
-  wstest::RunOptions o;
-  o.env["GIT_COMMITTER_NAME"] = "Ada Approver";
-  o.env["GIT_COMMITTER_EMAIL"] = "approver@example.com";
-  return wstest::ws(tool, args, repo.path(), o);
-}
-
-std::string rev(const TempRepo& repo, const std::string& what) { return chomp(repo.git({"rev-parse", what})); }
 
 // The example workspace with `config` as its committed .ws/config.json
 // (none when empty); returns the commit.

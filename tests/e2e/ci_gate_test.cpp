@@ -20,14 +20,6 @@ const std::string kEscalate =
     "// description: Hands a ticket to the triage agent\n"
     "return await Agents.Triage.Run(args.Ticket);\n";
 
-void replace_in(const TempRepo& repo, const std::string& path, const std::string& from, const std::string& to) {
-  std::string text = repo.read(path);
-  auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  text.replace(at, from.size(), to);
-  repo.write(path, text);
-}
-
 // base → clean → breaking → fix, on the example workspace.
 struct History {
   TempRepo repo;
@@ -39,11 +31,11 @@ struct History {
     repo.write("ai-tools/TLescalate01.cs", kEscalate);
     clean = repo.commit_all("Add an escalation tool");
     // Half a rename: the agent's own file only.
-    replace_in(repo, "agents/AGbilling01.json", "\"name\": \"Billing\"", "\"name\": \"Payments\"");
+    repo.replace("agents/AGbilling01.json", "\"name\": \"Billing\"", "\"name\": \"Payments\"");
     breaking = repo.commit_all("Rename the billing agent");
-    replace_in(repo, "agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"Payments\"]");
-    replace_in(repo, "access/grants/GTsupport01.json", "\"Billing\"", "\"Payments\"");
-    replace_in(repo, "ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Payments");
+    repo.replace("agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"Payments\"]");
+    repo.replace("access/grants/GTsupport01.json", "\"Billing\"", "\"Payments\"");
+    repo.replace("ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Payments");
     fix = repo.commit_all("Follow the rename of the billing agent");
   }
 

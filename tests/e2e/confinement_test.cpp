@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "support/process.h"
+#include "support/proposal_tools.h"
 #include "support/temp_repo.h"
 
 using wstest::chomp;
@@ -30,6 +31,7 @@ using wstest::RunResult;
 using wstest::TempRepo;
 namespace fs = std::filesystem;
 
+using wstest::ws;
 namespace {
 
 // Never written into the workspace's own files: any output holding it read
@@ -51,15 +53,6 @@ bool contains_ci(const std::string& hay, const std::string& needle) {
     return s;
   };
   return lower(hay).find(lower(needle)) != std::string::npos;
-}
-
-RunResult tool(const TempRepo& repo, const std::string& name, const std::vector<std::string>& args,
-               std::map<std::string, std::string> env = {}) {
-  wstest::RunOptions o;
-  o.env = std::move(env);
-  o.env.emplace("GIT_COMMITTER_NAME", "Ada Approver");
-  o.env.emplace("GIT_COMMITTER_EMAIL", "approver@example.com");
-  return wstest::ws(name, args, repo.path(), o);
 }
 
 std::string describe(const std::string& name, const std::vector<std::string>& args) {
@@ -136,7 +129,7 @@ std::vector<RunResult> run_all(const TempRepo& repo,
                                const std::string& canary) {
   std::vector<RunResult> out;
   for (const auto& [name, args] : commands) {
-    auto r = tool(repo, name, args);
+    auto r = ws(repo, name, args);
     INFO(describe(name, args) << " -> " << r.status << "\nstdout: " << r.out.substr(0, 3000)
                               << "\nstderr: " << r.err.substr(0, 3000));
     CHECK_FALSE(r.timed_out);
@@ -168,15 +161,15 @@ TEST_CASE("confinement: symlinks out of the root are refused by every tool", "[c
   // link there is a changed file refused as a link (its "unrouted": "ignore"
   // never applies).
   {
-    auto ls = tool(repo, "ws-ls", {"--changed"});
+    auto ls = ws(repo, "ws-ls", {"--changed"});
     CHECK(ls.status == 1);
     CHECK(ls.err.find("ws-ls: refused path '.ws/config.json': symlink (links are never followed; replace it with "
                       "the file itself)\n") != std::string::npos);
-    auto build = tool(repo, "ws-build", {});
+    auto build = ws(repo, "ws-build", {});
     CHECK(build.status == 1);
     CHECK(build.out.find(".ws/config.json: error[WS017]: refused to read '.ws/config.json': symlink (links are "
                          "never followed)\n") != std::string::npos);
-    auto grep = tool(repo, "ws-grep", {"--stats", "unrouted"});
+    auto grep = ws(repo, "ws-grep", {"--stats", "unrouted"});
     CHECK(grep.status == 1);
     CHECK(grep.err.find("skipped '.ws/config.json': links and submodules are never followed") != std::string::npos);
     for (const auto* r : {&ls, &build, &grep}) CHECK_FALSE(contains_ci(r->out + r->err, kOutside));
@@ -185,7 +178,7 @@ TEST_CASE("confinement: symlinks out of the root are refused by every tool", "[c
   fs::create_directory_symlink(w.outside / "kinds", repo.abs(".ws/kinds"));
 
   auto runs = run_all(repo, reading_commands(kOutside), kOutside);
-  auto ls = tool(repo, "ws-ls", {"-l"});
+  auto ls = ws(repo, "ws-ls", {"-l"});
   CHECK(ls.status == 1);
   // The kinds behind the linked .ws/kinds were never loaded: canary/ is unrouted.
   CHECK(starting_with_suffix(ls.out, "A unrouted", "canary/x.json"));
@@ -193,19 +186,19 @@ TEST_CASE("confinement: symlinks out of the root are refused by every tool", "[c
     INFO(path << "\n" << ls.err);
     CHECK(ls.err.find("ws-ls: refused path '" + std::string(path) + "': symlink") != std::string::npos);
   }
-  auto build = tool(repo, "ws-build", {});
+  auto build = ws(repo, "ws-build", {});
   CHECK(build.status == 1);
   for (const char* path : {"agents/AGlink01.json", "ai-tools/TLrel01.cs"}) {
     INFO(path << "\n" << build.out);
     CHECK(build.out.find(std::string(path) + ": error[WS017]: refused to read '" + path +
                          "': symlink (links are never followed)\n") != std::string::npos);
   }
-  auto grep = tool(repo, "ws-grep", {"--stats", kOutside});
+  auto grep = ws(repo, "ws-grep", {"--stats", kOutside});
   CHECK(grep.status == 1);
   CHECK(grep.out == "");
   CHECK(grep.err.find("ws-grep: skipped 'agents/AGlink01.json': links and submodules are never followed\n") !=
         std::string::npos);
-  auto commit = tool(repo, "ws-commit", {"-m", "links"});
+  auto commit = ws(repo, "ws-commit", {"-m", "links"});
   CHECK(commit.status == 1);
   CHECK_FALSE(contains_ci(commit.out + commit.err, kOutside));
   CHECK(repo.git({"for-each-ref", "refs/ws/"}) == "");
@@ -218,7 +211,7 @@ TEST_CASE("confinement: symlinks out of the root are refused by every tool", "[c
       for (auto& [name, args] : commands) args.insert(args.end(), view.begin(), view.end());
       run_all(repo, commands, kOutside);
     }
-    auto base = tool(repo, "ws-grep", {"--stats", "outside", "--base"});
+    auto base = ws(repo, "ws-grep", {"--stats", "outside", "--base"});
     CHECK(base.out == "");
     CHECK(base.err.find("skipped 'agents/AGlink01.json': links and submodules are never followed") !=
           std::string::npos);
@@ -237,18 +230,18 @@ TEST_CASE("confinement: ws-build reports every link in the changeset, routed or 
   fs::create_directory_symlink(w.outside / "kinds", repo.abs(".ws/kinds"));
   fs::create_symlink("/etc/passwd", repo.abs("notes.txt"));
   repo.write(".ws/config.json", "{\"unrouted\": \"ignore\"}\n");
-  auto build = tool(repo, "ws-build", {});
+  auto build = ws(repo, "ws-build", {});
   CHECK(build.status == 1);
   for (const char* path : {"skills", ".ws/kinds", "notes.txt"}) {
     INFO(path << "\n" << build.out);
     CHECK(build.out.find(std::string(path) + ": error[WS017]: refused to read '" + path + "': symlink") !=
           std::string::npos);
   }
-  auto commit = tool(repo, "ws-commit", {"-m", "links"});
+  auto commit = ws(repo, "ws-commit", {"-m", "links"});
   CHECK(commit.status == 1);
   // Committed, as a merge request would bring them to the CI gate.
   repo.commit_all("links");
-  auto gate = tool(repo, "ws-build", {"--base", "HEAD~1", "--rev", "HEAD"});
+  auto gate = ws(repo, "ws-build", {"--base", "HEAD~1", "--rev", "HEAD"});
   CHECK(gate.status == 1);
   for (const char* path : {"skills", ".ws/kinds", "notes.txt"}) {
     INFO(path << "\n" << gate.out);
@@ -261,7 +254,7 @@ TEST_CASE("confinement: files the tools write replace hard links, never write th
   TempRepo& repo = w.repo;
   // The definition cache, the index and the branch ref, each hard-linked to
   // a file outside the root before the tool that writes it runs.
-  REQUIRE(tool(repo, "ws-build", {"--all"}).status == 0);  // makes the cache
+  REQUIRE(ws(repo, "ws-build", {"--all"}).status == 0);  // makes the cache
   const fs::path cache = repo.abs(".git/ws/cache/definitions");
   REQUIRE(fs::exists(cache));
   const fs::path ref = repo.abs(".git/refs/heads/main");
@@ -281,11 +274,11 @@ TEST_CASE("confinement: files the tools write replace hard links, never write th
   }
 
   repo.write("agents/AGnew01.json", "{\n  \"name\": \"Newcomer\"\n}\n");
-  REQUIRE(tool(repo, "ws-build", {"--all"}).status == 0);  // rewrites the cache
-  auto staged = tool(repo, "ws-commit", {"-m", "A newcomer"});
+  REQUIRE(ws(repo, "ws-build", {"--all"}).status == 0);  // rewrites the cache
+  auto staged = ws(repo, "ws-commit", {"-m", "A newcomer"});
   REQUIRE(staged.status == 0);
   std::string id = lines(staged.out).at(0).substr(9);
-  auto applied = tool(repo, "ws-apply", {id});  // moves the ref, updates the index
+  auto applied = ws(repo, "ws-apply", {id});  // moves the ref, updates the index
   INFO(applied.err);
   REQUIRE(applied.status == 0);
   for (const Victim& v : victims) {
@@ -326,7 +319,7 @@ TEST_CASE("confinement: a hard link to a secret or an outside file is not read u
   std::string ls_err;
   for (const auto& [path, n] : links) ls_err += "ws-ls: " + refusal(path, n) + "\n";
   for (const auto& args : std::vector<std::vector<std::string>>{{}, {"-l"}, {"--json"}, {"--changed"}}) {
-    auto ls = tool(repo, "ws-ls", args);
+    auto ls = ws(repo, "ws-ls", args);
     INFO(describe("ws-ls", args) << "\n" << ls.out);
     CHECK(ls.status == 1);
     CHECK(ls.err == ls_err);
@@ -335,22 +328,22 @@ TEST_CASE("confinement: a hard link to a secret or an outside file is not read u
   std::string listed;  // every tracked file but the secret, which only --kind secret lists
   for (const auto& l : lines(tracked))
     if (l.rfind(".secrets/", 0) != 0) listed += l + "\n";
-  CHECK(tool(repo, "ws-ls", {}).out == listed);
+  CHECK(ws(repo, "ws-ls", {}).out == listed);
 
   // ws-grep: skipped like a symlink, named by --stats.
-  auto grep = tool(repo, "ws-grep", {"--stats", "-e", "C4N4RY"});
+  auto grep = ws(repo, "ws-grep", {"--stats", "-e", "C4N4RY"});
   CHECK(grep.status == 1);
   CHECK(grep.out == "");
   for (const auto& [path, n] : links)
     CHECK(grep.err.find("ws-grep: skipped '" + path +
                         "': hard-link (a file with more than one link may be a link out of the workspace)\n") !=
           std::string::npos);
-  auto json = tool(repo, "ws-grep", {"--json", "-e", "."});
+  auto json = ws(repo, "ws-grep", {"--json", "-e", "."});
   CHECK(json.status == 0);
   CHECK(nlohmann::json::parse(lines(json.out).back())["links_skipped"] == 3);
 
   // ws-build: WS017 at each, and nothing else of them.
-  auto build = tool(repo, "ws-build", {});
+  auto build = ws(repo, "ws-build", {});
   CHECK(build.status == 1);
   std::string build_out;
   for (const auto& [path, n] : links) build_out += path + ": error[WS017]: " + refusal(path, n) + "\n";
@@ -358,7 +351,7 @@ TEST_CASE("confinement: a hard link to a secret or an outside file is not read u
   CHECK(build.err == "");
 
   // ws-commit: refused, no proposal written.
-  auto commit = tool(repo, "ws-commit", {"-m", "leak"});
+  auto commit = ws(repo, "ws-commit", {"-m", "leak"});
   CHECK(commit.status == 1);
   CHECK(commit.out == "");
   CHECK(commit.err == build_out + "3 errors in 3 files (3 files changed)\n" +
@@ -373,12 +366,12 @@ TEST_CASE("confinement: a hard link to a secret or an outside file is not read u
   fs::remove(repo.abs("prompts/PRleak01.md"));
   repo.git({"add", "agents/AGleak01.json"});
   repo.git({"commit", "-q", "-m", "the link, committed"});
-  auto again = tool(repo, "ws-ls", {"agents/"});
+  auto again = ws(repo, "ws-ls", {"agents/"});
   CHECK(again.status == 1);
   CHECK(again.err == "ws-ls: refused path 'agents/AGleak01.json': secret (it holds the bytes of a secret, and a "
                      "secret's content is never opened or shown under any path); remove the file or give it other "
                      "content\n");
-  auto grep_again = tool(repo, "ws-grep", {"C4N4RY"});
+  auto grep_again = ws(repo, "ws-grep", {"C4N4RY"});
   CHECK(grep_again.status == 1);
   CHECK(grep_again.out + grep_again.err == "");
 }
@@ -539,7 +532,7 @@ TEST_CASE("confinement: a planted secret never appears in any output of any tool
   }
 
   // The hostile proposal is refused by name, and nothing was written.
-  auto apply = tool(repo, "ws-apply", {hostile});
+  auto apply = ws(repo, "ws-apply", {hostile});
   CHECK(apply.status == 1);
   CHECK(apply.err == "ws-apply: proposal " + hostile.substr(0, 12) +
                          " refused: refused path '.secrets/Canary': secret (content under '.secrets/' is never "
@@ -552,7 +545,7 @@ TEST_CASE("confinement: a planted secret never appears in any output of any tool
   repo.remove(".secrets/Untracked");
   repo.write("endpoints/EPsecret01.cs", "// name: UsesSecret\n// route: /s\n// method: GET\n"
                                         "return await Mail.Send(Secrets.Canary, Secrets.Canary.Rotated);\n");
-  auto staged = tool(repo, "ws-commit", {"-m", "Use the rotated value"});
+  auto staged = ws(repo, "ws-commit", {"-m", "Use the rotated value"});
   INFO(staged.err);
   REQUIRE(staged.status == 0);
   std::string honest = lines(staged.out).at(0).substr(9);

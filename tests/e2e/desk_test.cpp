@@ -12,6 +12,7 @@
 
 #include "support/hand_made.h"
 #include "support/process.h"
+#include "support/proposal_tools.h"
 #include "support/temp_repo.h"
 
 using wstest::chomp;
@@ -19,20 +20,10 @@ using wstest::lines;
 using wstest::RunResult;
 using wstest::TempRepo;
 
+using wstest::rev;
+using wstest::stage;
+using wstest::ws;
 namespace {
-
-RunResult ws(const TempRepo& repo, const std::string& tool, std::vector<std::string> args,
-             std::map<std::string, std::string> env = {}) {
-  wstest::RunOptions o;
-  o.env = std::move(env);
-  if (!o.env.count("GIT_COMMITTER_NAME")) {
-    o.env["GIT_COMMITTER_NAME"] = "Ada Approver";
-    o.env["GIT_COMMITTER_EMAIL"] = "approver@example.com";
-  }
-  return wstest::ws(tool, args, repo.path(), o);
-}
-
-std::string rev(const TempRepo& repo, const std::string& what) { return chomp(repo.git({"rev-parse", what})); }
 
 // Every ref, one "name id" a line.
 std::string refs(const TempRepo& repo) { return repo.git({"for-each-ref", "--format=%(refname) %(objectname)"}); }
@@ -47,16 +38,6 @@ std::string untouched(const TempRepo& repo) {
 void seed_example(const TempRepo& repo) {
   wstest::copy_example_workspace(repo);
   repo.commit_all("Support desk workspace");
-}
-
-std::string stage(const TempRepo& repo, const std::string& message, std::map<std::string, std::string> env = {}) {
-  auto r = ws(repo, "ws-commit", {"-m", message}, env);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  auto ls = lines(r.out);
-  REQUIRE(!ls.empty());
-  REQUIRE(ls[0].rfind("proposal ", 0) == 0);
-  return ls[0].substr(9);
 }
 
 // Stages one more description of the billing agent.

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "support/process.h"
+#include "support/proposal_tools.h"
 #include "support/temp_repo.h"
 
 using wstest::chomp;
@@ -39,18 +40,16 @@ using wstest::RunResult;
 using wstest::TempRepo;
 namespace fs = std::filesystem;
 
+using wstest::stage;
+using wstest::ws;
 namespace {
 
+// The approver's environment with the source kind pack, for runs that do
+// not go through wstest::ws().
 std::map<std::string, std::string> tool_env() {
-  return {{"WS_KINDS_DIR", std::string(WS_SOURCE_DIR) + "/schemas/kinds"},
-          {"GIT_COMMITTER_NAME", "Ada Approver"},
-          {"GIT_COMMITTER_EMAIL", "approver@example.com"}};
-}
-
-RunResult tool(const TempRepo& repo, const std::string& name, const std::vector<std::string>& args) {
-  wstest::RunOptions o;
-  o.env = tool_env();
-  return wstest::ws(name, args, repo.path(), o);
+  auto env = wstest::approver_env();
+  env["WS_KINDS_DIR"] = std::string(WS_SOURCE_DIR) + "/schemas/kinds";
+  return env;
 }
 
 std::string agent(int round) {
@@ -84,21 +83,6 @@ bool fsck_clean(const TempRepo& repo) {
   return r.status == 0 && r.err.find("error") == std::string::npos;
 }
 
-// The id on ws-commit's first line ("proposal <id>").
-std::string proposal_id(const RunResult& r) {
-  auto ls = lines(r.out);
-  REQUIRE(!ls.empty());
-  REQUIRE(ls[0].rfind("proposal ", 0) == 0);
-  return ls[0].substr(9);
-}
-
-std::string stage(const TempRepo& repo, const std::string& message) {
-  auto r = tool(repo, "ws-commit", {"-m", message});
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  return proposal_id(r);
-}
-
 // How long a run of the tool takes here, so kills land anywhere inside one.
 int typical_us(const std::vector<std::string>& argv, const std::string& cwd) {
   wstest::RunOptions o;
@@ -130,7 +114,7 @@ void clear_locks(const TempRepo& repo, const std::string& name, const std::vecto
                  std::vector<std::string>& seen) {
   auto locks = left_locks(repo);
   if (locks.empty()) return;
-  auto r = tool(repo, name, args);
+  auto r = ws(repo, name, args);
   INFO("locks left: " << locks.size() << "; " << name << " then said: " << r.err);
   CHECK(r.status != 0);
   CHECK(lines(r.err).size() == 1);
@@ -231,7 +215,7 @@ TEST_CASE("fault: a lock left by a killed git is named, and nothing is written p
     struct timespec times[2] = {{::time(nullptr) - 90, 0}, {::time(nullptr) - 90, 0}};
     REQUIRE(::utimensat(AT_FDCWD, repo.abs(".git/refs/heads/main.lock").c_str(), times, 0) == 0);
   }
-  auto locked = tool(repo, "ws-apply", {id});
+  auto locked = ws(repo, "ws-apply", {id});
   CHECK(locked.status == 1);
   CHECK(locked.out == "");
   CHECK(locked.err == "ws-apply: branch 'main' is locked by another process ('.git/refs/heads/main.lock', 1 minute "
@@ -241,7 +225,7 @@ TEST_CASE("fault: a lock left by a killed git is named, and nothing is written p
   CHECK(fsck_clean(repo));
   // The operator removes the lock; the proposal then applies, once.
   fs::remove(repo.abs(".git/refs/heads/main.lock"));
-  auto applied = tool(repo, "ws-apply", {id});
+  auto applied = ws(repo, "ws-apply", {id});
   INFO(applied.err);
   CHECK(applied.status == 0);
   CHECK(chomp(repo.git({"rev-parse", "main^"})) == before);
@@ -261,7 +245,7 @@ TEST_CASE("fault: a stale proposal-ref lock stops ws-commit with a clear message
   fs::create_directories(repo.abs(".git/refs/ws/proposals"));
   { std::ofstream(repo.abs(".git/refs/ws/proposals/default.lock")) << ""; }
   repo.write("agents/AGalpha.json", agent(2));
-  auto r = tool(repo, "ws-commit", {"-m", "Two"});
+  auto r = ws(repo, "ws-commit", {"-m", "Two"});
   CHECK(r.status == 1);
   CHECK(r.err == "ws-commit: session 'default' is locked by another process ('refs/ws/proposals/default.lock'); if "
                  "no ws-commit is running, remove the lock file and retry\n");
@@ -282,7 +266,7 @@ TEST_CASE("fault: a locked index after the branch moved is reported as applied, 
   std::string id = stage(repo, "One");
   const std::string before = chomp(repo.git({"rev-parse", "main"}));
   { std::ofstream(repo.abs(".git/index.lock")) << ""; }
-  auto r = tool(repo, "ws-apply", {id});
+  auto r = ws(repo, "ws-apply", {id});
   const std::string after = chomp(repo.git({"rev-parse", "main"}));
   if (after == before) {
     // Refusing before moving the branch is fine too.
@@ -361,12 +345,12 @@ TEST_CASE("fault: a read-only object directory fails cleanly, nothing half-writt
   repo.write("agents/AGalpha.json", agent(2));
   auto before = refs(repo);
 
-  auto commit = tool(repo, "ws-commit", {"-m", "Cannot be written"});
+  auto commit = ws(repo, "ws-commit", {"-m", "Cannot be written"});
   CHECK(commit.status == 2);
   CHECK(commit.out == "");
   CHECK(lines(commit.err).size() == 1);
   CHECK(commit.err.rfind("ws-commit: cannot write blob for 'agents/AGalpha.json': ", 0) == 0);
-  auto apply = tool(repo, "ws-apply", {id});
+  auto apply = ws(repo, "ws-apply", {id});
   CHECK(apply.status == 2);
   CHECK(apply.out == "");
   CHECK(lines(apply.err).size() == 1);
@@ -374,7 +358,7 @@ TEST_CASE("fault: a read-only object directory fails cleanly, nothing half-writt
   // created; the compare-and-swap then finds no such object and refuses.
   CHECK(apply.err.rfind("ws-apply: cannot ", 0) == 0);
   // Reading still works; the cache lives outside objects/.
-  auto build = tool(repo, "ws-build", {});
+  auto build = ws(repo, "ws-build", {});
   CHECK(build.status == 0);
   CHECK(refs(repo) == before);
   CHECK(chomp(repo.git({"rev-parse", "main"})) == head);
@@ -389,7 +373,7 @@ TEST_CASE("fault: a read-only object directory fails cleanly, nothing half-writt
       fs::permissions(e.path(), fs::perms::owner_write, fs::perm_options::add);
     fs::permissions(objects, fs::perms::owner_write, fs::perm_options::add);
   }
-  auto applied = tool(repo, "ws-apply", {id});
+  auto applied = ws(repo, "ws-apply", {id});
   INFO(applied.err);
   CHECK(applied.status == 0);
   CHECK(chomp(repo.git({"rev-parse", "main^"})) == head);
@@ -468,9 +452,9 @@ TEST_CASE("fault: a full disk fails cleanly at every fill level, and recovers", 
     repo.write("agents/AGalpha.json", big);
     disk.fill(room);
     auto before = refs(repo);
-    auto commit = tool(repo, "ws-commit", {"-m", "Too big for the disk"});
-    auto apply = tool(repo, "ws-apply", {id});
-    auto build = tool(repo, "ws-build", {});
+    auto commit = ws(repo, "ws-commit", {"-m", "Too big for the disk"});
+    auto apply = ws(repo, "ws-apply", {id});
+    auto build = ws(repo, "ws-build", {});
     INFO("ws-commit: " << commit.status << " " << commit.err << "ws-apply: " << apply.status << " " << apply.err
                        << "ws-build: " << build.status << " " << build.err);
     auto after = refs(repo);
@@ -508,7 +492,7 @@ TEST_CASE("fault: a full disk fails cleanly at every fill level, and recovers", 
   disk.free_all();
   repo.write("agents/AGalpha.json", agent(7));
   std::string last = stage(repo, "After the disk was freed");
-  auto applied = tool(repo, "ws-apply", {"--rebase", last});
+  auto applied = ws(repo, "ws-apply", {"--rebase", last});
   INFO(applied.err);
   CHECK(applied.status == 0);
   CHECK(repo.git({"show", "main:agents/AGalpha.json"}) == agent(7));
@@ -526,7 +510,7 @@ TEST_CASE("fault: a full disk is named as the cause", "[fault][full-disk]") {
   seed(repo);
   repo.write("agents/AGalpha.json", big_agent());
   disk.fill(0);
-  auto commit = tool(repo, "ws-commit", {"-m", "Too big for the disk"});
+  auto commit = ws(repo, "ws-commit", {"-m", "Too big for the disk"});
   CHECK(commit.status == 2);
   CHECK(commit.err.find("No space left on device") != std::string::npos);
   disk.free_all();

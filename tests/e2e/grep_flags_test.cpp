@@ -7,49 +7,19 @@
 #include <filesystem>
 
 #include "support/process.h"
+#include "support/rg_parity.h"
 #include "support/temp_repo.h"
 
 using wstest::lines;
+using wstest::rg;
 using wstest::RunResult;
+using wstest::same_as_rg;
+using wstest::without_dot_slash;
+using wstest::ws_grep;
 using wstest::TempRepo;
 using namespace std::string_literals;
 
 namespace {
-
-RunResult grep(const TempRepo& repo, const std::vector<std::string>& args) {
-  return wstest::ws("ws-grep", args, repo.path());
-}
-
-// rg at the root, as the other parity tests run it; the paths here sort the
-// same way in rg's order and in git's.
-RunResult rg(const TempRepo& repo, const std::vector<std::string>& args) {
-  std::vector<std::string> argv{"rg", "--no-config", "--no-heading", "-n", "--sort", "path"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  argv.push_back(".");
-  wstest::RunOptions o;
-  o.cwd = repo.path();
-  o.unset_env = {"RIPGREP_CONFIG_PATH"};
-  return wstest::run(argv, o);
-}
-
-std::string without_dot_slash(const std::string& s) {
-  std::string out;
-  for (const auto& l : lines(s)) out += (l.rfind("./", 0) == 0 ? l.substr(2) : l) + "\n";
-  return out;
-}
-
-void same_as_rg(const TempRepo& repo, const std::vector<std::vector<std::string>>& cases) {
-  for (const auto& args : cases) {
-    std::string shown;
-    for (const auto& a : args) shown += "'" + a + "' ";
-    INFO("args: " << shown);
-    auto mine = grep(repo, args);
-    auto theirs = rg(repo, args);
-    CHECK(mine.err == "");
-    CHECK(mine.status == theirs.status);
-    CHECK(mine.out == without_dot_slash(theirs.out));
-  }
-}
 
 // Five files whose names sort alike for rg and git, two folders deep.
 void seed_tree(const TempRepo& repo) {
@@ -79,17 +49,17 @@ TEST_CASE("ws-grep -L lists the files without a match, as rg --files-without-mat
                     {"--files-without-match", "-i", "FOO"}, {"--files-without-match", "-v", "foo"},
                     {"-l", "--files-without-match", "foo"}, {"--files-without-match", "-l", "foo"},
                     {"--files-without-match", "-c", "foo"}});
-  auto l = grep(repo, {"-L", "foo"});
+  auto l = ws_grep(repo, {"-L", "foo"});
   CHECK(l.status == 0);
   CHECK(l.err == "");
   CHECK(l.out == "a/b/y.md\ntop.txt\n");
-  auto none = grep(repo, {"-L", "."});
+  auto none = ws_grep(repo, {"-L", "."});
   CHECK(none.status == 1);
   CHECK(none.out == "");
-  CHECK(grep(repo, {"-L", "-z", "foo"}).out == "a/b/y.md\0top.txt\0"s);
-  CHECK(grep(repo, {"-L", "--max", "1", "foo"}).out == "a/b/y.md\nGrep-Truncated: 1 more result (raise --max)\n");
+  CHECK(ws_grep(repo, {"-L", "-z", "foo"}).out == "a/b/y.md\0top.txt\0"s);
+  CHECK(ws_grep(repo, {"-L", "--max", "1", "foo"}).out == "a/b/y.md\nGrep-Truncated: 1 more result (raise --max)\n");
   // JSON: a "file" record of count 0 per path, then the summary.
-  auto j = lines(grep(repo, {"-L", "--json", "foo"}).out);
+  auto j = lines(ws_grep(repo, {"-L", "--json", "foo"}).out);
   REQUIRE(j.size() == 3);
   CHECK(nlohmann::json::parse(j[0]) ==
         nlohmann::json{{"type", "file"}, {"version", 1}, {"path", "a/b/y.md"}, {"kind", "unrouted"}, {"name", nullptr},
@@ -102,18 +72,18 @@ TEST_CASE("ws-grep -L never lists a secret or a file holding a secret's bytes", 
   seed_tree(repo);
   seed_secrets(repo);
   // None of the three holds "foo": each would be a file without a match.
-  auto r = grep(repo, {"-L", "foo"});
+  auto r = ws_grep(repo, {"-L", "foo"});
   CHECK(r.status == 0);
   CHECK(r.err == "");
   CHECK(r.out == "a/b/y.md\ntop.txt\n");
-  auto stats = grep(repo, {"-L", "--stats", "foo"});
+  auto stats = ws_grep(repo, {"-L", "--stats", "foo"});
   CHECK(stats.out == r.out);
   CHECK(stats.err ==
         "ws-grep: 2 results in 2 files; 5 files searched\n"
         "ws-grep: skipped 1 file under .secrets/: secret content is never opened\n"
         "ws-grep: skipped 'notes/copy.txt': it holds a secret's bytes, which are never searched or shown\n"
         "ws-grep: skipped 'notes/untracked.txt': it holds a secret's bytes, which are never searched or shown\n");
-  CHECK(grep(repo, {"-L", "foo", "--base"}).out == "a/b/y.md\ntop.txt\n");
+  CHECK(ws_grep(repo, {"-L", "foo", "--base"}).out == "a/b/y.md\ntop.txt\n");
 }
 
 TEST_CASE("ws-grep --files lists what a search would read, as rg --files", "[grep-flags]") {
@@ -126,26 +96,26 @@ TEST_CASE("ws-grep --files lists what a search would read, as rg --files", "[gre
                                                  {"--files", "-g", "nothing"}};
   for (const auto& args : cases) {
     INFO(args.back());
-    auto mine = grep(repo, args);
+    auto mine = ws_grep(repo, args);
     auto theirs = rg(repo, args);
     CHECK(mine.err == "");
     CHECK(mine.status == theirs.status);
     CHECK(mine.out == without_dot_slash(theirs.out));
   }
-  CHECK(grep(repo, {"--files"}).out == "a/b/y.md\na/x.json\nd/w.txt\ndrafts/z.md\ntop.txt\n");
+  CHECK(ws_grep(repo, {"--files"}).out == "a/b/y.md\na/x.json\nd/w.txt\ndrafts/z.md\ntop.txt\n");
   // Positional arguments are pathspecs, from the current folder.
-  CHECK(grep(repo, {"--files", "a", "top.txt"}).out == "a/b/y.md\na/x.json\ntop.txt\n");
+  CHECK(ws_grep(repo, {"--files", "a", "top.txt"}).out == "a/b/y.md\na/x.json\ntop.txt\n");
   CHECK(wstest::ws("ws-grep", {"--files"}, repo.abs("a")).out == "b/y.md\nx.json\n");
-  CHECK(grep(repo, {"--files", "-z", "d"}).out == "d/w.txt\0"s);
-  CHECK(grep(repo, {"--files", "-q"}).status == 0);
-  auto missing = grep(repo, {"--files", "nowhere"});
+  CHECK(ws_grep(repo, {"--files", "-z", "d"}).out == "d/w.txt\0"s);
+  CHECK(ws_grep(repo, {"--files", "-q"}).status == 0);
+  auto missing = ws_grep(repo, {"--files", "nowhere"});
   CHECK(missing.status == 2);
   CHECK(missing.err == "ws-grep: pathspec 'nowhere' did not match any file\n");
-  auto json = grep(repo, {"--files", "--json"});
+  auto json = ws_grep(repo, {"--files", "--json"});
   CHECK(json.status == 2);
   CHECK(json.out == "");
   CHECK(json.err == "ws-grep: --files lists paths as text only: drop --json, or use 'ws-ls --json'\n");
-  auto pattern = grep(repo, {"--files", "-e", "foo"});
+  auto pattern = ws_grep(repo, {"--files", "-e", "foo"});
   CHECK(pattern.status == 2);
   CHECK(pattern.err ==
         "ws-grep: --files lists what would be searched and takes no pattern: drop -e, --ref or --defines\n");
@@ -162,13 +132,13 @@ TEST_CASE("ws-grep --files never lists a secret, a copy of its bytes or a link",
                                         {"--files", "-g", ".secrets/**"}, {"--files", ".secrets"},
                                         {"--files", "-g", "notes/*"}}) {
     INFO(args.back());
-    auto r = grep(repo, args);
+    auto r = ws_grep(repo, args);
     CHECK(r.out.find("secrets") == std::string::npos);
     CHECK(r.out.find("notes/") == std::string::npos);
     CHECK(r.out.find("link") == std::string::npos);
     CHECK(r.out.find("hard") == std::string::npos);
   }
-  auto all = grep(repo, {"--files", "--stats"});
+  auto all = ws_grep(repo, {"--files", "--stats"});
   CHECK(all.status == 0);
   CHECK(all.out == "a/b/y.md\na/x.json\nd/w.txt\ndrafts/z.md\ntop.txt\n");
   CHECK(all.err ==
@@ -228,18 +198,18 @@ TEST_CASE("ws-grep refuses a glob it cannot read in one line and exit 2", "[grep
             "256 globs; split it into several -g\n"},
        }) {
     INFO(b.glob);
-    auto r = grep(repo, {"-g", b.glob, "foo"});
+    auto r = ws_grep(repo, {"-g", b.glob, "foo"});
     CHECK(r.status == 2);
     CHECK(r.out == "");
     CHECK(r.err == b.err);
   }
   // Eight groups are 256 globs: still taken.
-  CHECK(grep(repo, {"-g", "{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}", "foo"}).status == 1);
+  CHECK(ws_grep(repo, {"-g", "{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}", "foo"}).status == 1);
   // A glob reaches nothing outside the view, and nothing secret inside it.
   seed_secrets(repo);
   for (const char* g : {"/etc/passwd", ".secrets/*", "**/Token", "notes/**"}) {
     INFO(g);
-    auto r = grep(repo, {"-g", g, "canary"});
+    auto r = ws_grep(repo, {"-g", g, "canary"});
     CHECK(r.status == 1);
     CHECK(r.out == "");
     CHECK(r.err == "");
@@ -253,15 +223,15 @@ TEST_CASE("ws-grep -I drops the path from lines and counts, -H brings it back, a
                     {"-I", "-N", "foo"}, {"-I", "--column", "oo"}, {"-I", "-H", "foo"}, {"-H", "-I", "foo"},
                     {"--no-filename", "--with-filename", "-c", "foo"}, {"-I", "--files-without-match", "foo"},
                     {"-I", "-v", "foo"}});
-  CHECK(grep(repo, {"-I", "foo"}).out == "1:foo\n1:foo\n1:foo\n");
-  CHECK(grep(repo, {"-I", "-z", "-c", "foo"}).out == "1\n1\n1\n");
-  CHECK(grep(repo, {"-I", "-z", "-l", "foo"}).out == "a/x.json\0d/w.txt\0drafts/z.md\0"s);
-  CHECK(grep(repo, {"-I", "--files"}).out == grep(repo, {"--files"}).out);
-  CHECK(grep(repo, {"-I", "--color", "always", "bar"}).out ==
+  CHECK(ws_grep(repo, {"-I", "foo"}).out == "1:foo\n1:foo\n1:foo\n");
+  CHECK(ws_grep(repo, {"-I", "-z", "-c", "foo"}).out == "1\n1\n1\n");
+  CHECK(ws_grep(repo, {"-I", "-z", "-l", "foo"}).out == "a/x.json\0d/w.txt\0drafts/z.md\0"s);
+  CHECK(ws_grep(repo, {"-I", "--files"}).out == ws_grep(repo, {"--files"}).out);
+  CHECK(ws_grep(repo, {"-I", "--color", "always", "bar"}).out ==
         "\x1b[0m\x1b[32m1\x1b[0m:\x1b[0m\x1b[1m\x1b[31mbar\x1b[0m\n"
         "\x1b[0m\x1b[32m2\x1b[0m:\x1b[0m\x1b[1m\x1b[31mbar\x1b[0m\n");
   // JSON records always name their path.
-  CHECK(grep(repo, {"-I", "--json", "foo"}).out == grep(repo, {"--json", "foo"}).out);
+  CHECK(ws_grep(repo, {"-I", "--json", "foo"}).out == ws_grep(repo, {"--json", "foo"}).out);
 }
 
 TEST_CASE("ws-grep -s undoes an earlier -i and -i a later -s: the last wins, as rg", "[grep-flags]") {
@@ -269,8 +239,8 @@ TEST_CASE("ws-grep -s undoes an earlier -i and -i a later -s: the last wins, as 
   seed_tree(repo);
   same_as_rg(repo, {{"-s", "FOO"}, {"-i", "-s", "FOO"}, {"-s", "-i", "FOO"}, {"-is", "FOO"}, {"-si", "FOO"},
                     {"--ignore-case", "--case-sensitive", "-c", "foo"}, {"--case-sensitive", "-i", "-c", "foo"}});
-  CHECK(grep(repo, {"-i", "-s", "FOO"}).out == "a/b/y.md:2:FOO\n");
-  CHECK(grep(repo, {"-s", "-i", "FOO"}).out == "a/b/y.md:2:FOO\na/x.json:1:foo\nd/w.txt:1:foo\ndrafts/z.md:1:foo\n");
+  CHECK(ws_grep(repo, {"-i", "-s", "FOO"}).out == "a/b/y.md:2:FOO\n");
+  CHECK(ws_grep(repo, {"-s", "-i", "FOO"}).out == "a/b/y.md:2:FOO\na/x.json:1:foo\nd/w.txt:1:foo\ndrafts/z.md:1:foo\n");
 }
 
 TEST_CASE("ws-grep -q stops at the first match: no file is read after it", "[grep-flags]") {
@@ -284,24 +254,24 @@ TEST_CASE("ws-grep -q stops at the first match: no file is read after it", "[gre
   std::string id = wstest::chomp(repo.git({"rev-parse", "HEAD:zz/last.txt"}));
   std::filesystem::remove(repo.abs(".git/objects/" + id.substr(0, 2) + "/" + id.substr(2)));
   const std::string gone = "ws-grep: cannot read blob " + id + ": object not found - no match for id (" + id + ")\n";
-  auto full = grep(repo, {"--base", "-c", "needle"});
+  auto full = ws_grep(repo, {"--base", "-c", "needle"});
   REQUIRE(full.status == 2);
   REQUIRE(full.err == gone);
-  auto quiet = grep(repo, {"--base", "-q", "needle"});
+  auto quiet = ws_grep(repo, {"--base", "-q", "needle"});
   CHECK(quiet.status == 0);
   CHECK(quiet.out == "");
   CHECK(quiet.err == "");
   // -L stops at the first file without a match the same way.
-  auto without = grep(repo, {"--base", "-q", "-L", "needle"});
+  auto without = ws_grep(repo, {"--base", "-q", "-L", "needle"});
   CHECK(without.status == 0);
   CHECK(without.err == "");
   // --stats asks for the whole search, as in rg: the missing object is met.
-  auto stats = grep(repo, {"--base", "-q", "--stats", "needle"});
+  auto stats = ws_grep(repo, {"--base", "-q", "--stats", "needle"});
   CHECK(stats.status == 2);
   CHECK(stats.out == "");
   CHECK(stats.err == gone + "ws-grep: 400 results in 400 files; 401 files searched\n");
   // Nothing to find: every file is read, and the status says none.
-  auto no = grep(repo, {"--base", "-q", "absent", "f"});
+  auto no = ws_grep(repo, {"--base", "-q", "absent", "f"});
   CHECK(no.status == 1);
   CHECK(no.err == "");
 }

@@ -12,6 +12,7 @@
 
 #include "support/hand_made.h"
 #include "support/process.h"
+#include "support/proposal_tools.h"
 #include "support/temp_repo.h"
 
 using wstest::chomp;
@@ -20,17 +21,11 @@ using wstest::RawEntry;
 using wstest::RunResult;
 using wstest::TempRepo;
 
+using wstest::rev;
+using wstest::ws;
 namespace {
 
 const std::string kMode = "; a proposal holds regular files (100644, 100755) and folders only";
-
-RunResult tool(const TempRepo& repo, const std::string& name, const std::vector<std::string>& args) {
-  wstest::RunOptions o;
-  o.env = {{"GIT_COMMITTER_NAME", "Ada Approver"}, {"GIT_COMMITTER_EMAIL", "approver@example.com"}};
-  return wstest::ws(name, args, repo.path(), o);
-}
-
-std::string rev(const TempRepo& repo, const std::string& what) { return chomp(repo.git({"rev-parse", what})); }
 
 // A workspace of one agent, a README and a config that lets files outside
 // the kinds' folders through (so a deep docs/ file builds clean), with the
@@ -82,7 +77,7 @@ void expect_refused(const Workspace& w, const std::string& tree, const std::stri
   Untouched before(repo);
   std::vector<std::string> args = extra;
   args.push_back(id);
-  RunResult r = tool(repo, "ws-apply", args);
+  RunResult r = ws(repo, "ws-apply", args);
   CHECK(r.status == 1);
   CHECK(r.err == "ws-apply: proposal " + id.substr(0, 12) + " refused: " + why + "\n");
   CHECK(r.out == "");
@@ -150,7 +145,7 @@ TEST_CASE("hostile proposal: every mode but 100644, 100755 and 40000 is refused 
   // 100755 by hand lands as the very tree git would write, bit kept.
   std::string tree = w.with_beta("100755");
   std::string id = wstest::plant_proposal(w.repo, HandMadeProposal{tree, w.base});
-  RunResult r = tool(w.repo, "ws-apply", {id});
+  RunResult r = ws(w.repo, "ws-apply", {id});
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK(rev(w.repo, "refs/heads/main^{tree}") == tree);
@@ -252,7 +247,7 @@ TEST_CASE("hostile proposal: nesting past the depth cap is refused, at the cap i
   // One folder less: 256 components, the deepest a path may be.
   std::string at_cap = w.with_top({"40000", "docs", nest(w.repo, "d", 255, {"100644", "x.md", x})});
   std::string id = wstest::plant_proposal(w.repo, HandMadeProposal{at_cap, w.base});
-  RunResult r = tool(w.repo, "ws-apply", {id});
+  RunResult r = ws(w.repo, "ws-apply", {id});
   INFO(r.err);
   CHECK(r.status == 0);
   CHECK(rev(w.repo, "refs/heads/main^{tree}") == at_cap);
@@ -266,7 +261,7 @@ TEST_CASE("hostile proposal: a stale one is refused for its tree before --rebase
   w.repo.write("README.md", "Support desk, moved on\n");
   std::string tip = w.repo.commit_all("moved on");
   Untouched before(w.repo);
-  RunResult r = tool(w.repo, "ws-apply", {"--rebase", id});
+  RunResult r = ws(w.repo, "ws-apply", {"--rebase", id});
   CHECK(r.status == 1);
   CHECK(r.err == "ws-apply: proposal " + id.substr(0, 12) + " refused: " +
                      refused_mode("agents/b.json", "120644", "a symlink") + "\n");
@@ -327,7 +322,7 @@ TEST_CASE("ws-commit --staged refuses an index entry of a mode git does not writ
     wstest::rewrite_index_entry(w.repo, "agents/b.json", c.mode);
     REQUIRE(w.repo.git({"ls-files", "-s", "agents/b.json"}) == c.shown + " " + w.beta + " 0\tagents/b.json\n");
     std::string index = w.repo.read(".git/index");
-    RunResult r = tool(w.repo, "ws-commit", {"--staged", "-m", "Add Beta"});
+    RunResult r = ws(w.repo, "ws-commit", {"--staged", "-m", "Add Beta"});
     CHECK(r.status == 1);
     CHECK(r.err == "ws-commit: " + refused_mode("agents/b.json", c.shown, c.what) + "\n");
     CHECK(r.out == "");
@@ -342,7 +337,7 @@ TEST_CASE("ws-commit --staged refuses an index entry of a mode git does not writ
   REQUIRE(w.repo.git({"ls-files", "agents"}) == "agents/a.json\nagents/b.json\nagents/b.json\n");
   {
     std::string index = w.repo.read(".git/index");
-    RunResult r = tool(w.repo, "ws-commit", {"--staged", "-m", "Add Beta twice"});
+    RunResult r = ws(w.repo, "ws-commit", {"--staged", "-m", "Add Beta twice"});
     CHECK(r.status == 1);
     CHECK(r.err == "ws-commit: refused path 'agents/b.json': named twice in the changes; a tree holds each name once\n");
     CHECK(w.repo.read(".git/index") == index);
@@ -353,7 +348,7 @@ TEST_CASE("ws-commit --staged refuses an index entry of a mode git does not writ
   w.repo.remove("agents/c.json");
   w.repo.write(".git/index", staged);
   w.repo.git({"update-index", "--chmod=+x", "agents/b.json"});
-  RunResult r = tool(w.repo, "ws-commit", {"--staged", "-m", "Add Beta"});
+  RunResult r = ws(w.repo, "ws-commit", {"--staged", "-m", "Add Beta"});
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK(r.out.find("\n create mode 100755 agents/b.json\n") != std::string::npos);
@@ -367,7 +362,7 @@ TEST_CASE("ws-commit refuses a working-tree file nested past the depth cap", "[h
   for (int i = 0; i < 255; ++i) path += "/d";
   path += "/x.md";  // 257 components
   w.repo.write(path, "deep\n");
-  RunResult r = tool(w.repo, "ws-commit", {"-m", "Deep"});
+  RunResult r = ws(w.repo, "ws-commit", {"-m", "Deep"});
   CHECK(r.status == 1);
   CHECK(r.err == path + ": error[WS004]: refused path '" + path +
                      "': too-long (over 4096 bytes, a component over 255, or over 256 components); use shorter "
@@ -393,7 +388,7 @@ TEST_CASE("ws-commit --rev refuses a hand-made tree that ws-apply would refuse, 
   for (const auto& c : cases) {
     INFO(c.why);
     std::string commit = chomp(w.repo.git({"commit-tree", c.tree, "-p", w.base, "-m", "Hand-made"}));
-    RunResult r = tool(w.repo, "ws-commit", {"--rev", commit, "-m", "Stage it"});
+    RunResult r = ws(w.repo, "ws-commit", {"--rev", commit, "-m", "Stage it"});
     CHECK(r.status == 1);
     CHECK(r.err == "ws-commit: " + c.why + "\n");
     CHECK(r.out == "");
@@ -401,7 +396,7 @@ TEST_CASE("ws-commit --rev refuses a hand-made tree that ws-apply would refuse, 
   }
   // The same changes, as git would write them, stage.
   std::string good = chomp(w.repo.git({"commit-tree", w.with_beta("100644"), "-p", w.base, "-m", "Good"}));
-  RunResult r = tool(w.repo, "ws-commit", {"--rev", good, "-m", "Stage it"});
+  RunResult r = ws(w.repo, "ws-commit", {"--rev", good, "-m", "Stage it"});
   INFO(r.err);
   CHECK(r.status == 0);
   CHECK(rev(w.repo, "refs/ws/proposals/default^{tree}") == rev(w.repo, good + "^{tree}"));

@@ -18,14 +18,6 @@ using wstest::TempRepo;
 
 namespace {
 
-void replace_in(const TempRepo& repo, const std::string& path, const std::string& from, const std::string& to) {
-  std::string text = repo.read(path);
-  auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  text.replace(at, from.size(), to);
-  repo.write(path, text);
-}
-
 const std::string kBillingEscalation =
     "// name: EscalateBilling\n"
     "// description: Hands a ticket to the billing agent\n"
@@ -51,10 +43,10 @@ struct Diverged {
   }
   // The whole rename of the billing agent, every referrer followed.
   void rename_billing() {
-    replace_in(repo, "agents/AGbilling01.json", "\"name\": \"Billing\"", "\"name\": \"Payments\"");
-    replace_in(repo, "agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"Payments\"]");
-    replace_in(repo, "access/grants/GTsupport01.json", "\"Billing\"", "\"Payments\"");
-    replace_in(repo, "ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Payments");
+    repo.replace("agents/AGbilling01.json", "\"name\": \"Billing\"", "\"name\": \"Payments\"");
+    repo.replace("agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"Payments\"]");
+    repo.replace("access/grants/GTsupport01.json", "\"Billing\"", "\"Payments\"");
+    repo.replace("ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Payments");
   }
   RunResult build(std::vector<std::string> args) const { return wstest::ws("ws-build", args, repo.path()); }
   // Everything a check must leave as it was.
@@ -105,11 +97,11 @@ TEST_CASE("merge result: a rename that main's new referrer breaks fails, at the 
 TEST_CASE("merge result: a textual conflict is WS021 at its path, the rest still checked", "[merge][ci]") {
   Diverged d;
   d.on("request", [&] {
-    replace_in(d.repo, "agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"Billing\", \"Nobody\"]");
-    replace_in(d.repo, "ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Nowhere");
+    d.repo.replace("agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"Billing\", \"Nobody\"]");
+    d.repo.replace("ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Nowhere");
   }, "Hand off to more agents");
   d.on("main", [&] {
-    replace_in(d.repo, "agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": []");
+    d.repo.replace("agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": []");
   }, "Stop handing off");
   const std::string before = d.state();
   auto r = d.build({"--base", "main", "--rev", "request"});

@@ -49,13 +49,6 @@ RunResult ws(const TempRepo& repo, const std::string& tool, const std::vector<st
   return wstest::ws(tool, args, repo.path(), o);
 }
 
-void edit(const TempRepo& repo, const std::string& path, const std::string& from, const std::string& to) {
-  std::string text = repo.read(path);
-  auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  repo.write(path, text.replace(at, from.size(), to));
-}
-
 // Runs the tools so that each writes every record type it has; returns
 // each tool's outputs.
 std::map<std::string, std::vector<std::string>> every_record_type(const TempRepo& repo) {
@@ -71,10 +64,10 @@ std::map<std::string, std::vector<std::string>> every_record_type(const TempRepo
   run("ws-ls", {"--json", "--max", "1"}, 0);
   run("ws-grep", {"--json", "-C", "1", "Billing"}, 0);
   run("ws-grep", {"--json", "-l", "--max", "1", "Billing"}, 0);
-  edit(repo, "agents/AGtriage01.json", "\"name\": \"Triage\"", "\"name\": \"Intake\"");
+  repo.replace("agents/AGtriage01.json", "\"name\": \"Triage\"", "\"name\": \"Intake\"");
   run("ws-build", {"--json"}, 1);
-  edit(repo, "agents/AGtriage01.json", "\"name\": \"Intake\"", "\"name\": \"Triage\"");
-  edit(repo, "agents/AGtriage01.json", "\"model\": \"small\"", "\"model\": \"large\"");
+  repo.replace("agents/AGtriage01.json", "\"name\": \"Intake\"", "\"name\": \"Triage\"");
+  repo.replace("agents/AGtriage01.json", "\"model\": \"small\"", "\"model\": \"large\"");
   auto id_of = [](const std::string& json_out) { return nlohmann::json::parse(json_out)["id"].get<std::string>(); };
   run("ws-commit", {"--json", "--session", "a", "-m", "First"}, 0);
   std::string applied = id_of(run("ws-commit", {"--json", "--session", "a", "-m", "Second"}, 0));  // supersedes

@@ -77,22 +77,14 @@ void make_workspace(const TempRepo& repo, const TempRepo& hooks, const std::stri
   REQUIRE(fs::exists(repo.abs(".git/hooks/pre-commit")));
 }
 
-void replace_in(const TempRepo& repo, const std::string& path, const std::string& from, const std::string& to) {
-  std::string text = repo.read(path);
-  auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  text.replace(at, from.size(), to);
-  repo.write(path, text);
-}
-
 void half_rename(const TempRepo& repo) {
-  replace_in(repo, "agents/AGbilling01.json", "\"name\": \"Billing\"", "\"name\": \"Payments\"");
+  repo.replace("agents/AGbilling01.json", "\"name\": \"Billing\"", "\"name\": \"Payments\"");
 }
 
 void finish_rename(const TempRepo& repo) {
-  replace_in(repo, "agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"Payments\"]");
-  replace_in(repo, "access/grants/GTsupport01.json", "\"Billing\"", "\"Payments\"");
-  replace_in(repo, "ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Payments");
+  repo.replace("agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"Payments\"]");
+  repo.replace("access/grants/GTsupport01.json", "\"Billing\"", "\"Payments\"");
+  repo.replace("ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Payments");
 }
 
 std::string count(const TempRepo& repo) { return chomp(repo.git({"rev-list", "--count", "HEAD"})); }

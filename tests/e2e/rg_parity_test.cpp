@@ -13,49 +13,19 @@
 
 #include "support/output_schema.h"
 #include "support/process.h"
+#include "support/rg_parity.h"
 #include "support/temp_repo.h"
 
 using wstest::lines;
+using wstest::rg;
 using wstest::RunResult;
+using wstest::same_as_rg;
+using wstest::without_dot_slash;
+using wstest::ws_grep;
 using wstest::TempRepo;
 using namespace std::string_literals;
 
 namespace {
-
-RunResult grep(const TempRepo& repo, const std::vector<std::string>& args) {
-  return wstest::ws("ws-grep", args, repo.path());
-}
-
-// rg at the root of the checkout, as the tests of ws_grep_test.cpp run it;
-// the files here sort the same way in both orders.
-RunResult rg(const TempRepo& repo, const std::vector<std::string>& args) {
-  std::vector<std::string> argv{"rg", "--no-config", "--no-heading", "-n", "--sort", "path"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  argv.push_back(".");
-  wstest::RunOptions o;
-  o.cwd = repo.path();
-  o.unset_env = {"RIPGREP_CONFIG_PATH"};
-  return wstest::run(argv, o);
-}
-
-std::string without_dot_slash(const std::string& s) {
-  std::string out;
-  for (const auto& l : lines(s)) out += (l.rfind("./", 0) == 0 ? l.substr(2) : l) + "\n";
-  return out;
-}
-
-void same_as_rg(const TempRepo& repo, const std::vector<std::vector<std::string>>& cases) {
-  for (const auto& args : cases) {
-    std::string shown;
-    for (const auto& a : args) shown += "'" + a + "' ";
-    INFO("args: " << shown);
-    auto mine = grep(repo, args);
-    auto theirs = rg(repo, args);
-    CHECK(mine.err == "");
-    CHECK(mine.status == theirs.status);
-    CHECK(mine.out == without_dot_slash(theirs.out));
-  }
-}
 
 // Each match of rg --json as (path, line, byte column, text), and the same from ws-grep --json.
 using Hit = std::tuple<std::string, int, int, std::string>;
@@ -78,7 +48,7 @@ std::vector<Hit> ws_json_hits(const TempRepo& repo, const std::vector<std::strin
   std::vector<std::string> a{"--json"};
   a.insert(a.end(), args.begin(), args.end());
   std::vector<Hit> out;
-  for (const auto& l : lines(grep(repo, a).out)) {
+  for (const auto& l : lines(ws_grep(repo, a).out)) {
     auto j = nlohmann::json::parse(l);
     if (j["type"] == "match") out.emplace_back(j["path"], j["line"].get<int>(), j["column"].get<int>(), j["match"]);
   }
@@ -102,27 +72,27 @@ TEST_CASE("ws-grep does not count a leading byte-order mark as text of line 1, a
                     {"-o", "--column", "\\busing\\b"}, {"-c", "-o", "[^a-z]"}});
   CHECK(ws_json_hits(repo, {"using"}) == rg_json_hits(repo, {"using"}));
   // --json offsets count from after the BOM, as rg's.
-  auto first = nlohmann::json::parse(lines(grep(repo, {"--json", "System"}).out).at(0));
+  auto first = nlohmann::json::parse(lines(ws_grep(repo, {"--json", "System"}).out).at(0));
   CHECK(first["column"] == 7);
   CHECK(first["start"] == 6);
   CHECK(first["end"] == 12);
   CHECK(first["text"] == "using System;");
   // --in classifies the text after the BOM.
-  CHECK(grep(repo, {"--in", "code", "--column", "using", "a.cs"}).out ==
+  CHECK(ws_grep(repo, {"--in", "code", "--column", "using", "a.cs"}).out ==
         "a.cs:1:1:using System;\na.cs:2:1:using X; // " + kBom + " inside stays\n");
-  CHECK(grep(repo, {"--in", "string", "-o", "--column", "using", "a.cs"}).out == "a.cs:3:23:using\n");
+  CHECK(ws_grep(repo, {"--in", "string", "-o", "--column", "using", "a.cs"}).out == "a.cs:3:23:using\n");
 }
 
 TEST_CASE("ws-grep --ref positions in a file with a BOM count from after it", "[rg-parity]") {
   TempRepo repo;
   wstest::copy_example_workspace(repo);
   repo.commit_all("support desk");
-  auto before = grep(repo, {"--json", "--ref", "Agents.Billing", "ai-tools/TLroute01.cs"});
+  auto before = ws_grep(repo, {"--json", "--ref", "Agents.Billing", "ai-tools/TLroute01.cs"});
   repo.write("ai-tools/TLroute01.cs", kBom + repo.read("ai-tools/TLroute01.cs"));
-  auto after = grep(repo, {"--json", "--ref", "Agents.Billing", "ai-tools/TLroute01.cs"});
+  auto after = ws_grep(repo, {"--json", "--ref", "Agents.Billing", "ai-tools/TLroute01.cs"});
   CHECK(after.status == 0);
   CHECK(after.out == before.out);
-  CHECK(grep(repo, {"--ref", "Agents.Billing", "ai-tools"}).out ==
+  CHECK(ws_grep(repo, {"--ref", "Agents.Billing", "ai-tools"}).out ==
         "ai-tools/TLroute01.cs:8:18:    return await Agents.Billing.Handoff(ticket);\n");
   // ws-build reads the BOM file as before: no diagnostic.
   auto build = wstest::ws("ws-build", {}, repo.path());
@@ -179,36 +149,36 @@ TEST_CASE("ws-grep's classes hold every code point rg's hold", "[rg-parity]") {
   repo.commit_all("every code point");
   for (const char* p : {"^\\w$", "^\\d$", "^\\s$", "^\\W$", "^[\\w\\s]$", "^x\\b"}) {
     INFO(p);
-    auto mine = grep(repo, {"-N", "-c", p});
+    auto mine = ws_grep(repo, {"-N", "-c", p});
     auto theirs = rg(repo, {"-N", "-c", p});
     CHECK(mine.out == without_dot_slash(theirs.out));
   }
-  auto mine = grep(repo, {"-o", "-N", "\\d"});
+  auto mine = ws_grep(repo, {"-o", "-N", "\\d"});
   CHECK(mine.out == without_dot_slash(rg(repo, {"-o", "-N", "\\d"}).out));
-  CHECK(grep(repo, {"-w", "-c", "\\W"}).out == without_dot_slash(rg(repo, {"-w", "-c", "\\W"}).out));
+  CHECK(ws_grep(repo, {"-w", "-c", "\\W"}).out == without_dot_slash(rg(repo, {"-w", "-c", "\\W"}).out));
 }
 
 TEST_CASE("ws-grep refuses a word boundary it cannot test as rg does, in one line", "[rg-parity]") {
   TempRepo repo;
   repo.write("a.txt", "a b\n");
   repo.commit_all("a");
-  auto inner = grep(repo, {"a\\b b"});
+  auto inner = ws_grep(repo, {"a\\b b"});
   CHECK(inner.status == 2);
   CHECK(inner.out == "");
   CHECK(inner.err ==
         "ws-grep: invalid pattern 'a\\b b': '\\b' is supported only at the start or end of a pattern, next to a "
         "word character or '\\w': RE2 knows only ASCII word boundaries; -w matches whole words (see ws-grep(1))\n");
-  auto not_b = grep(repo, {"a\\B"});
+  auto not_b = ws_grep(repo, {"a\\B"});
   CHECK(not_b.status == 2);
   CHECK(not_b.err ==
         "ws-grep: invalid pattern 'a\\B': '\\B' is not supported: RE2 knows only ASCII word boundaries (see ws-grep(1))\n");
-  auto mixed = grep(repo, {"-e", "\\ba\\b", "-e", "b"});
+  auto mixed = ws_grep(repo, {"-e", "\\ba\\b", "-e", "b"});
   CHECK(mixed.status == 2);
   CHECK(mixed.err ==
         "ws-grep: invalid pattern 'b': a leading or trailing '\\b' must be in every pattern or in none (see ws-grep(1))\n");
   // -F takes a backslash literally, and an escaped backslash is no boundary.
-  CHECK(grep(repo, {"-F", "a\\b"}).status == 1);
-  CHECK(grep(repo, {"a\\\\b"}).status == 1);
+  CHECK(ws_grep(repo, {"-F", "a\\b"}).status == 1);
+  CHECK(ws_grep(repo, {"a\\\\b"}).status == 1);
 }
 
 TEST_CASE("every count option takes a non-negative decimal integer and nothing else", "[rg-parity][counts]") {
@@ -245,8 +215,8 @@ TEST_CASE("every count option takes a non-negative decimal integer and nothing e
     }
   }
   // Leading zeros are still decimal; the largest count is accepted.
-  CHECK(grep(repo, {"-m", "007", "-c", "Billing"}).status == 0);
-  CHECK(grep(repo, {"--max", "18446744073709551615", "-l", "Billing"}).status == 0);
+  CHECK(ws_grep(repo, {"-m", "007", "-c", "Billing"}).status == 0);
+  CHECK(ws_grep(repo, {"--max", "18446744073709551615", "-l", "Billing"}).status == 0);
   CHECK(wstest::ws("ws-ls", {"--max=0001"}, repo.path()).out ==
         "access/grants/GTsupport01.json\nListing-Truncated: " +
             std::to_string(lines(wstest::ws("ws-ls", {}, repo.path()).out).size() - 1) +
@@ -257,15 +227,15 @@ TEST_CASE("ws-grep and ws-ls print only the truncation record at --max 0", "[rg-
   TempRepo repo;
   wstest::copy_example_workspace(repo);
   repo.commit_all("support desk");
-  auto g = grep(repo, {"--max", "0", "Billing"});
+  auto g = ws_grep(repo, {"--max", "0", "Billing"});
   CHECK(g.status == 0);
   CHECK(g.err == "");
   CHECK(g.out == "Grep-Truncated: 6 more results (raise --max)\n");
-  auto j = lines(grep(repo, {"--max", "0", "--json", "Billing"}).out);
+  auto j = lines(ws_grep(repo, {"--max", "0", "--json", "Billing"}).out);
   REQUIRE(j.size() == 2);
   CHECK(nlohmann::json::parse(j[0]) == nlohmann::json{{"type", "Grep-Truncated"}, {"version", 1}, {"omitted", 6}, {"max", 0}});
   CHECK(nlohmann::json::parse(j[1])["omitted"] == 6);
-  auto none = grep(repo, {"--max", "0", "NoSuchWordAnywhere"});
+  auto none = ws_grep(repo, {"--max", "0", "NoSuchWordAnywhere"});
   CHECK(none.status == 1);
   CHECK(none.out == "");
   std::size_t entries = lines(wstest::ws("ws-ls", {}, repo.path()).out).size();
@@ -282,7 +252,7 @@ TEST_CASE("a repeated --ref or --defines finds any of the symbols", "[rg-parity]
   TempRepo repo;
   wstest::copy_example_workspace(repo);
   repo.commit_all("support desk");
-  auto both = grep(repo, {"--ref", "Agents.Triage", "--ref", "Agents.Billing"});
+  auto both = ws_grep(repo, {"--ref", "Agents.Triage", "--ref", "Agents.Billing"});
   CHECK(both.err == "");
   CHECK(both.status == 0);
   CHECK(both.out ==
@@ -293,7 +263,7 @@ TEST_CASE("a repeated --ref or --defines finds any of the symbols", "[rg-parity]
         "endpoints/EPtriage01.cs:6:20:var result = await Agents.Triage.Run(ticket, Prompts.TriageInstructions);\n");
   // Each record names the symbol it found; a position two symbols find is listed once.
   std::vector<std::string> symbols;
-  for (const auto& l : lines(grep(repo, {"--json", "--ref", "N.Ticket.Status", "--ref", "N.Ticket"}).out)) {
+  for (const auto& l : lines(ws_grep(repo, {"--json", "--ref", "N.Ticket.Status", "--ref", "N.Ticket"}).out)) {
     auto j = nlohmann::json::parse(l);
     if (j["type"] == "match") symbols.push_back(j["path"].get<std::string>() + " " + j["symbol"].get<std::string>());
   }
@@ -303,15 +273,15 @@ TEST_CASE("a repeated --ref or --defines finds any of the symbols", "[rg-parity]
                        "edge-types/EDraised01.json N.Ticket", "endpoints/EPdigest01.cs N.Ticket",
                        "endpoints/EPtriage01.cs N.Ticket", "indexes/IXopen01.json N.Ticket",
                        "indexes/IXopen01.json N.Ticket.Status", "indexes/IXopen01.json N.Ticket"});
-  CHECK(grep(repo, {"--ref", "Agents.Triage", "--ref", "Agents.Triage"}).out ==
-        grep(repo, {"--ref", "Agents.Triage"}).out);
-  CHECK(grep(repo, {"--defines", "Agents.Triage", "--defines", "Prompts.Tone"}).out ==
+  CHECK(ws_grep(repo, {"--ref", "Agents.Triage", "--ref", "Agents.Triage"}).out ==
+        ws_grep(repo, {"--ref", "Agents.Triage"}).out);
+  CHECK(ws_grep(repo, {"--defines", "Agents.Triage", "--defines", "Prompts.Tone"}).out ==
         "agents/AGtriage01.json:2:12:  \"name\": \"Triage\",\nprompts/PRtone01.md:2:7:name: Tone\n");
-  auto bad = grep(repo, {"--ref", "Agents.Triage", "--ref", "Agnts.Billing"});
+  auto bad = ws_grep(repo, {"--ref", "Agents.Triage", "--ref", "Agnts.Billing"});
   CHECK(bad.status == 2);
   CHECK(bad.out == "");
   CHECK(bad.err.rfind("ws-grep: invalid symbol 'Agnts.Billing': unknown root 'Agnts'", 0) == 0);
-  auto mixed = grep(repo, {"--ref", "Agents.Triage", "--defines", "Agents.Billing"});
+  auto mixed = ws_grep(repo, {"--ref", "Agents.Triage", "--defines", "Agents.Billing"});
   CHECK(mixed.status == 2);
   CHECK(mixed.err == "ws-grep: --ref and --defines are exclusive: pick one\n");
 }
@@ -322,13 +292,13 @@ TEST_CASE("an argument in brackets is taken as written, not as a CLI11 list", "[
   repo.write("b.txt", "b\n");
   repo.commit_all("brackets");
   // "[a,b]" is a class of three characters, "[^a]" one of all but 'a'.
-  CHECK(grep(repo, {"-o", "[a,b]"}).out == "[a,b].txt:1:a\n[a,b].txt:1:,\n[a,b].txt:1:b\nb.txt:1:b\n");
-  CHECK(grep(repo, {"-c", "[^a]", "b.txt"}).out == "b.txt:1\n");
+  CHECK(ws_grep(repo, {"-o", "[a,b]"}).out == "[a,b].txt:1:a\n[a,b].txt:1:,\n[a,b].txt:1:b\nb.txt:1:b\n");
+  CHECK(ws_grep(repo, {"-c", "[^a]", "b.txt"}).out == "b.txt:1\n");
   auto as_list = wstest::ws("ws-ls", {"[b.txt]"}, repo.path());
   CHECK(as_list.status == 2);
   CHECK(as_list.err == "ws-ls: pathspec '[b.txt]' did not match any file\n");
   // An argument ending with the unit separator is taken as written too.
-  CHECK(grep(repo, {"-c", "[b]\x1f"}).status == 1);
+  CHECK(ws_grep(repo, {"-c", "[b]\x1f"}).status == 1);
 }
 
 TEST_CASE("random patterns of Unicode classes find what rg finds", "[rg-parity]") {
@@ -365,7 +335,7 @@ TEST_CASE("random patterns of Unicode classes find what rg finds", "[rg-parity]"
     std::string flags;
     for (const auto& a : args) flags += a + " ";
     INFO("ws-grep " << flags);
-    auto mine = grep(repo, args);
+    auto mine = ws_grep(repo, args);
     CHECK(mine.err == "");
     CHECK(mine.status == theirs.status);
     CHECK(mine.out == without_dot_slash(theirs.out));

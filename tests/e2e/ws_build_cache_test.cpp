@@ -27,13 +27,6 @@ void seed(const TempRepo& repo) {
   repo.commit_all("example workspace");
 }
 
-void edit(const TempRepo& repo, const std::string& path, const std::string& from, const std::string& to) {
-  std::string s = repo.read(path);
-  auto at = s.find(from);
-  REQUIRE(at != std::string::npos);
-  repo.write(path, s.replace(at, from.size(), to));
-}
-
 const std::string kCache = ".git/ws/cache/definitions";
 
 // "parsed N, cache hits M, cache misses K" from --stats.
@@ -75,7 +68,7 @@ TEST_CASE("ws-build cache: a warm build parses only the changed files", "[ws-bui
   CHECK(repo.exists(kCache));
   auto warm = ws("ws-build", {"--stats"}, repo.path());
   CHECK(stats(warm) == "parsed 0, cache hits 17, cache misses 0");
-  edit(repo, "agents/AGtriage01.json", "\"model\": \"small\"", "\"model\": \"large\"");
+  repo.replace("agents/AGtriage01.json", "\"model\": \"small\"", "\"model\": \"large\"");
   auto change = ws("ws-build", {"--stats"}, repo.path());
   CHECK(change.out == "1 file changed, compiled clean.\n");
   // 16 unchanged + the base of the change are hits; the edit is new.
@@ -164,7 +157,7 @@ TEST_CASE("ws-build --no-cache neither reads nor writes the cache", "[ws-build][
 TEST_CASE("ws-build cache: builds running at once leave a whole cache", "[ws-build][cache]") {
   TempRepo repo;
   seed(repo);
-  edit(repo, "agents/AGtriage01.json", "\"name\": \"Triage\"", "\"name\": \"Intake\"");
+  repo.replace("agents/AGtriage01.json", "\"name\": \"Triage\"", "\"name\": \"Intake\"");
   const std::string expected = ws("ws-build", {"--no-cache"}, repo.path()).out;
   for (int round = 0; round < 3; ++round) {
     std::error_code ec;

@@ -33,10 +33,6 @@ std::string replaced(std::string s, const std::string& from, const std::string& 
   return s.replace(at, from.size(), to);
 }
 
-void edit(const TempRepo& repo, const std::string& path, const std::string& from, const std::string& to) {
-  repo.write(path, replaced(repo.read(path), from, to));
-}
-
 struct Build {
   int status = -1;
   std::vector<std::string> found;  // "path:line:col CODE message", then "  note: path:line:col message"
@@ -145,7 +141,7 @@ TEST_CASE("ws-build: deleting an agent an unchanged endpoint uses is an error at
 TEST_CASE("ws-build: a rename by editing the name breaks the old name's users until they follow", "[ws-build]") {
   TempRepo repo;
   seed(repo);
-  edit(repo, "agents/AGtriage01.json", "\"name\": \"Triage\"", "\"name\": \"Intake\"");
+  repo.replace("agents/AGtriage01.json", "\"name\": \"Triage\"", "\"name\": \"Intake\"");
   auto r = ws("ws-build", {}, repo.path());
   CHECK(r.status == 1);
   CHECK(r.out ==
@@ -163,8 +159,8 @@ TEST_CASE("ws-build: a rename by editing the name breaks the old name's users un
         "           ^~~~~~\n"
         "2 errors in 2 files (1 file changed)\n");
   // Fixing the users in the same change makes it clean.
-  edit(repo, "endpoints/EPtriage01.cs", "Agents.Triage.Run", "Agents.Intake.Run");
-  edit(repo, "access/grants/GTsupport01.json", "[\"Triage\",", "[\"Intake\",");
+  repo.replace("endpoints/EPtriage01.cs", "Agents.Triage.Run", "Agents.Intake.Run");
+  repo.replace("access/grants/GTsupport01.json", "[\"Triage\",", "[\"Intake\",");
   auto fixed = ws("ws-build", {}, repo.path());
   CHECK(fixed.out == "3 files changed, compiled clean.\n");
   CHECK(fixed.status == 0);
@@ -173,7 +169,7 @@ TEST_CASE("ws-build: a rename by editing the name breaks the old name's users un
 TEST_CASE("ws-build: a removed field is reported in unchanged code and unchanged index JSON", "[ws-build]") {
   TempRepo repo;
   seed(repo);
-  edit(repo, "node-types/NTticket01.json", "    { \"name\": \"Status\", \"type\": \"string\" },\n", "");
+  repo.replace("node-types/NTticket01.json", "    { \"name\": \"Status\", \"type\": \"string\" },\n", "");
   auto b = build(repo);
   CHECK(b.status == 1);
   const std::string note =
@@ -231,7 +227,7 @@ TEST_CASE("ws-build: syntax errors in C# and JSON are reported where they are", 
 TEST_CASE("ws-build: a schema violation is reported at the offending value", "[ws-build]") {
   TempRepo repo;
   seed(repo);
-  edit(repo, "tasks/TKdigest01.json", "\"enabled\": true", "\"enabled\": \"yes\"");
+  repo.replace("tasks/TKdigest01.json", "\"enabled\": true", "\"enabled\": \"yes\"");
   auto r = ws("ws-build", {}, repo.path());
   CHECK(r.status == 1);
   CHECK(r.out ==
@@ -246,7 +242,7 @@ TEST_CASE("ws-build --staged checks the index, the default the working tree", "[
   seed(repo);
   repo.write("agents/AGintake01.json", "{\n  \"name\": \"Intake\"\n}\n");
   repo.git({"add", "agents/AGintake01.json"});
-  edit(repo, "agents/AGintake01.json", "\"Intake\"", "\"Intake\",\n  \"handoffs\": [\"Nobody\"]");
+  repo.replace("agents/AGintake01.json", "\"Intake\"", "\"Intake\",\n  \"handoffs\": [\"Nobody\"]");
   auto staged = ws("ws-build", {"--staged"}, repo.path());
   CHECK(staged.out == "1 file changed, compiled clean.\n");
   CHECK(staged.status == 0);
@@ -315,7 +311,7 @@ TEST_CASE("ws-build --json is a record per diagnostic then the summary, each wit
 TEST_CASE("ws-build --format sarif is valid SARIF 2.1.0", "[ws-build]") {
   TempRepo repo;
   seed(repo);
-  edit(repo, "agents/AGtriage01.json", "\"name\": \"Triage\"", "\"name\": \"Intake\"");
+  repo.replace("agents/AGtriage01.json", "\"name\": \"Triage\"", "\"name\": \"Intake\"");
   repo.write("ai-tools/TLnote01.cs", "// name: Note\nvar Agents = 1;\nreturn Agents;\n");  // a warning
   auto r = ws("ws-build", {"--format", "sarif"}, repo.path());
   CHECK(r.status == 1);

@@ -8,36 +8,19 @@
 
 #include "support/output_schema.h"
 #include "support/process.h"
+#include "support/rg_parity.h"
 #include "support/temp_repo.h"
 
 using wstest::lines;
+using wstest::rg;
 using wstest::RunResult;
+using wstest::same_as_rg;
+using wstest::without_dot_slash;
+using wstest::ws_grep;
 using wstest::TempRepo;
 using namespace std::string_literals;
 
 namespace {
-
-RunResult grep(const TempRepo& repo, const std::vector<std::string>& args, wstest::RunOptions extra = {}) {
-  return wstest::ws("ws-grep", args, repo.path(), extra);
-}
-
-// ripgrep as a user would run it at the root of the checkout.
-RunResult rg(const TempRepo& repo, const std::vector<std::string>& args) {
-  std::vector<std::string> argv{"rg", "--no-config", "--no-heading", "-n", "--sort", "path"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  argv.push_back(".");  // without a path, rg would search its (non-TTY) stdin
-  wstest::RunOptions o;
-  o.cwd = repo.path();
-  o.unset_env = {"RIPGREP_CONFIG_PATH"};
-  return wstest::run(argv, o);
-}
-
-// rg prints "./path" when given "."; ws-grep prints repository-relative paths.
-std::string normalise(std::string s) {
-  std::string out;
-  for (const auto& l : lines(s)) out += (l.rfind("./", 0) == 0 ? l.substr(2) : l) + "\n";
-  return out;
-}
 
 // rg --sort path orders paths component by component ("a/x" before "a-b");
 // ws-grep uses git's bytewise order of whole paths ("a-b" < "a.json" <
@@ -71,7 +54,7 @@ const char* kProbe =
 TEST_CASE("ws-grep prints path:line:text sorted by path, exit 0 on a match, 1 on none", "[ws-grep]") {
   TempRepo repo;
   seed_example(repo);
-  auto r = grep(repo, {"Billing"});
+  auto r = ws_grep(repo, {"Billing"});
   CHECK(r.err == "");
   CHECK(r.status == 0);
   CHECK(r.out ==
@@ -81,7 +64,7 @@ TEST_CASE("ws-grep prints path:line:text sorted by path, exit 0 on a match, 1 on
         "agents/AGtriage01.json:8:  \"handoffs\": [\"Billing\"]\n"
         "ai-tools/TLroute01.cs:8:    return await Agents.Billing.Handoff(ticket);\n"
         "prompts/PRbilling01.md:2:name: BillingInstructions\n");
-  auto none = grep(repo, {"NoSuchWordAnywhere"});
+  auto none = ws_grep(repo, {"NoSuchWordAnywhere"});
   CHECK(none.status == 1);
   CHECK(none.out == "");
   CHECK(none.err == "");
@@ -115,16 +98,16 @@ TEST_CASE("ws-grep output equals rg --no-heading -n on a multi-file corpus", "[w
     std::string shown;
     for (const auto& a : args) shown += a + " ";
     INFO("args: " << shown);
-    auto mine = grep(repo, args);
+    auto mine = ws_grep(repo, args);
     auto theirs = rg(repo, args);
     REQUIRE(theirs.status == 0);
     CHECK(mine.err == "");
     CHECK(mine.status == theirs.status);
-    CHECK(mine.out == normalise(theirs.out));
+    CHECK(mine.out == without_dot_slash(theirs.out));
     // The committed tree, read from the object database, gives the same bytes.
     std::vector<std::string> based = args;
     based.push_back("--base");
-    CHECK(grep(repo, based).out == mine.out);
+    CHECK(ws_grep(repo, based).out == mine.out);
   }
 }
 
@@ -133,33 +116,33 @@ TEST_CASE("ws-grep searches the working-tree view by default and the committed b
   seed_example(repo);
   std::string first = wstest::chomp(repo.git({"rev-parse", "HEAD"}));
   repo.write("skills/SKsummarize01.md", "---\nname: Summarize\n---\nWrite three lines, then UNCOMMITTED-EDIT.\n");
-  auto edit = grep(repo, {"UNCOMMITTED-EDIT"});
+  auto edit = ws_grep(repo, {"UNCOMMITTED-EDIT"});
   CHECK(edit.status == 0);
   CHECK(edit.out == "skills/SKsummarize01.md:4:Write three lines, then UNCOMMITTED-EDIT.\n");
   // --base, however written, reads HEAD's tree: the edit is not there.
   for (auto args : std::vector<std::vector<std::string>>{{"UNCOMMITTED-EDIT", "--base"},
                                                           {"--base=HEAD", "UNCOMMITTED-EDIT"},
                                                           {"--base", "--", "UNCOMMITTED-EDIT"}}) {
-    auto base = grep(repo, args);
+    auto base = ws_grep(repo, args);
     CHECK(base.status == 1);
     CHECK(base.out == "");
     CHECK(base.err == "");
   }
-  CHECK(grep(repo, {"three lines", "--base"}).out ==
+  CHECK(ws_grep(repo, {"three lines", "--base"}).out ==
         "skills/SKsummarize01.md:3:description: Summarise a long ticket thread in three lines\n"
         "skills/SKsummarize01.md:5:Write three lines: what the customer wants, what was tried, what is next.\n");
   // --base REV: an older commit's tree.
   repo.write("tasks/new.json", "{\n  \"name\": \"Later\"\n}\n");
   repo.commit_all("later");
-  CHECK(grep(repo, {"Later"}).status == 0);
-  CHECK(grep(repo, {"--base=" + first, "Later"}).status == 1);
-  CHECK(grep(repo, {"--base=" + first, "MorningDigest"}).out == "tasks/TKdigest01.json:2:  \"name\": \"MorningDigest\",\n");
+  CHECK(ws_grep(repo, {"Later"}).status == 0);
+  CHECK(ws_grep(repo, {"--base=" + first, "Later"}).status == 1);
+  CHECK(ws_grep(repo, {"--base=" + first, "MorningDigest"}).out == "tasks/TKdigest01.json:2:  \"name\": \"MorningDigest\",\n");
   // A bare --base never takes the next argument: it is the PATTERN, searched in HEAD.
-  auto not_swallowed = grep(repo, {"--base", "MorningDigest"});
+  auto not_swallowed = ws_grep(repo, {"--base", "MorningDigest"});
   CHECK(not_swallowed.status == 0);
   CHECK(not_swallowed.err == "");
   CHECK(not_swallowed.out == "tasks/TKdigest01.json:2:  \"name\": \"MorningDigest\",\n");
-  auto mixed = grep(repo, {"--base", "--staged", "x"});
+  auto mixed = ws_grep(repo, {"--base", "--staged", "x"});
   CHECK(mixed.status == 2);
   CHECK(mixed.err == "ws-grep: --base searches the committed base only; drop --staged, --rev or --proposal\n");
 }
@@ -169,11 +152,11 @@ TEST_CASE("ws-grep skips files deleted in the view and finds added ones", "[ws-g
   seed_example(repo);
   repo.remove("agents/AGbilling01.json");  // its only 'Answers invoice'
   repo.write("agents/new.json", "{\n  \"name\": \"Fresh\"\n}\n");  // untracked
-  auto gone = grep(repo, {"Answers invoice"});
+  auto gone = ws_grep(repo, {"Answers invoice"});
   CHECK(gone.status == 1);
   CHECK(gone.out == "");
-  CHECK(grep(repo, {"Answers invoice", "--base"}).status == 0);
-  auto added = grep(repo, {"Fresh"});
+  CHECK(ws_grep(repo, {"Answers invoice", "--base"}).status == 0);
+  auto added = ws_grep(repo, {"Fresh"});
   CHECK(added.status == 0);
   CHECK(added.out == "agents/new.json:2:  \"name\": \"Fresh\"\n");
 }
@@ -184,18 +167,18 @@ TEST_CASE("ws-grep --staged searches the index, --rev a revision, --proposal a p
   repo.write("tasks/a.json", "{\n  \"name\": \"ZqStaged\"\n}\n");
   repo.git({"add", "tasks/a.json"});
   repo.write("tasks/a.json", "{\n  \"name\": \"ZqWorking\"\n}\n");
-  CHECK(grep(repo, {"--staged", "Zq"}).out == "tasks/a.json:2:  \"name\": \"ZqStaged\"\n");
-  CHECK(grep(repo, {"Zq"}).out == "tasks/a.json:2:  \"name\": \"ZqWorking\"\n");
+  CHECK(ws_grep(repo, {"--staged", "Zq"}).out == "tasks/a.json:2:  \"name\": \"ZqStaged\"\n");
+  CHECK(ws_grep(repo, {"Zq"}).out == "tasks/a.json:2:  \"name\": \"ZqWorking\"\n");
   // A commit on a side branch, as --rev and as a proposal (its parent is the base).
   repo.git({"stash", "-u", "-q"});
   repo.git({"checkout", "-q", "-b", "side"});
   repo.write("tasks/b.json", "{\n  \"name\": \"ZqSide\"\n}\n");
   std::string side = repo.commit_all("side");
   repo.git({"checkout", "-q", "main"});
-  CHECK(grep(repo, {"Zq"}).status == 1);
-  CHECK(grep(repo, {"--rev", side, "Zq"}).out == "tasks/b.json:2:  \"name\": \"ZqSide\"\n");
-  CHECK(grep(repo, {"--proposal", side, "Zq"}).out == "tasks/b.json:2:  \"name\": \"ZqSide\"\n");
-  auto bad = grep(repo, {"--rev", "no-such-rev", "Zq"});
+  CHECK(ws_grep(repo, {"Zq"}).status == 1);
+  CHECK(ws_grep(repo, {"--rev", side, "Zq"}).out == "tasks/b.json:2:  \"name\": \"ZqSide\"\n");
+  CHECK(ws_grep(repo, {"--proposal", side, "Zq"}).out == "tasks/b.json:2:  \"name\": \"ZqSide\"\n");
+  auto bad = ws_grep(repo, {"--rev", "no-such-rev", "Zq"});
   CHECK(bad.status == 2);
   CHECK(bad.err.rfind("ws-grep: unknown revision 'no-such-rev'", 0) == 0);
 }
@@ -204,28 +187,28 @@ TEST_CASE("ws-grep --in code does not match the word in a comment or a string", 
   TempRepo repo;
   repo.write("endpoints/probe.cs", kProbe);
   repo.commit_all("probe");
-  CHECK(grep(repo, {"Agents.Triage"}).out ==
+  CHECK(ws_grep(repo, {"Agents.Triage"}).out ==
         "endpoints/probe.cs:2:// description: calls Agents.Triage\n"
         "endpoints/probe.cs:3:var s = \"Agents.Triage\";  // Agents.Triage again\n"
         "endpoints/probe.cs:4:var r = await Agents.Triage.Run(s);\n");
-  auto code = grep(repo, {"--in", "code", "Agents.Triage"});
+  auto code = ws_grep(repo, {"--in", "code", "Agents.Triage"});
   CHECK(code.status == 0);
   CHECK(code.out == "endpoints/probe.cs:4:var r = await Agents.Triage.Run(s);\n");
-  CHECK(grep(repo, {"--in", "comment", "-o", "--column", "Agents.Triage"}).out ==
+  CHECK(ws_grep(repo, {"--in", "comment", "-o", "--column", "Agents.Triage"}).out ==
         "endpoints/probe.cs:2:23:Agents.Triage\nendpoints/probe.cs:3:30:Agents.Triage\n");
-  CHECK(grep(repo, {"--in", "string", "-o", "--column", "Agents.Triage"}).out ==
+  CHECK(ws_grep(repo, {"--in", "string", "-o", "--column", "Agents.Triage"}).out ==
         "endpoints/probe.cs:3:10:Agents.Triage\n");
-  CHECK(grep(repo, {"--in", "code", "calls"}).status == 1);
-  auto bad = grep(repo, {"--in", "prose", "x"});
+  CHECK(ws_grep(repo, {"--in", "code", "calls"}).status == 1);
+  auto bad = ws_grep(repo, {"--in", "prose", "x"});
   CHECK(bad.status == 2);
 }
 
 TEST_CASE("ws-grep --in key and value look inside JSON structure", "[ws-grep]") {
   TempRepo repo;
   seed_example(repo);
-  CHECK(grep(repo, {"--in", "value", "-o", "Customer", "node-types"}).out ==
+  CHECK(ws_grep(repo, {"--in", "value", "-o", "Customer", "node-types"}).out ==
         "node-types/NTcustomer01.json:2:Customer\nnode-types/NTticket01.json:7:Customer\n");
-  CHECK(grep(repo, {"--in", "key", "-c", "name", "node-types"}).out ==
+  CHECK(ws_grep(repo, {"--in", "key", "-c", "name", "node-types"}).out ==
         "node-types/NTcustomer01.json:3\nnode-types/NTticket01.json:5\n");
 }
 
@@ -234,28 +217,28 @@ TEST_CASE("ws-grep --ref finds references in C# and JSON, not look-alikes in str
   seed_example(repo);
   repo.write("endpoints/probe.cs", kProbe);
   repo.write("tasks/lookalike.json", "{\n  \"name\": \"Agents.Triage\",\n  \"endpoint\": \"TriageTicket\",\n  \"cron\": \"0 8 * * *\"\n}\n");
-  auto r = grep(repo, {"--ref", "Agents.Triage"});
+  auto r = ws_grep(repo, {"--ref", "Agents.Triage"});
   CHECK(r.err == "");
   CHECK(r.status == 0);
   CHECK(r.out ==
         "access/grants/GTsupport01.json:5:15:  \"agents\": [\"Triage\", \"Billing\"]\n"
         "endpoints/EPtriage01.cs:6:20:var result = await Agents.Triage.Run(ticket, Prompts.TriageInstructions);\n"
         "endpoints/probe.cs:4:15:var r = await Agents.Triage.Run(s);\n");
-  CHECK(grep(repo, {"--ref", "N.Ticket.Status"}).out ==
+  CHECK(ws_grep(repo, {"--ref", "N.Ticket.Status"}).out ==
         "ai-tools/TLroute01.cs:4:12:ticket.Set(N.Ticket.Status, \"routed\");\n"
         "indexes/IXopen01.json:4:15:  \"fields\": [\"Status\", \"OpenedAt\"]\n");
-  CHECK(grep(repo, {"--ref", "Prompts.Tone"}).out ==
+  CHECK(ws_grep(repo, {"--ref", "Prompts.Tone"}).out ==
         "prompts/PRbilling01.md:3:12:includes: [Tone]\nprompts/PRtriage01.md:5:5:  - Tone\n");
   // Positional arguments are pathspecs with --ref; -e filters the lines.
-  CHECK(grep(repo, {"--ref", "Agents.Triage", "endpoints"}).out ==
+  CHECK(ws_grep(repo, {"--ref", "Agents.Triage", "endpoints"}).out ==
         "endpoints/EPtriage01.cs:6:20:var result = await Agents.Triage.Run(ticket, Prompts.TriageInstructions);\n"
         "endpoints/probe.cs:4:15:var r = await Agents.Triage.Run(s);\n");
-  CHECK(grep(repo, {"--ref", "Agents.Triage", "-e", "result"}).out ==
+  CHECK(ws_grep(repo, {"--ref", "Agents.Triage", "-e", "result"}).out ==
         "endpoints/EPtriage01.cs:6:20:var result = await Agents.Triage.Run(ticket, Prompts.TriageInstructions);\n");
-  CHECK(grep(repo, {"--ref", "Agents.Triage", "-l"}).out ==
+  CHECK(ws_grep(repo, {"--ref", "Agents.Triage", "-l"}).out ==
         "access/grants/GTsupport01.json\nendpoints/EPtriage01.cs\nendpoints/probe.cs\n");
-  CHECK(grep(repo, {"--ref", "Agents.Nobody"}).status == 1);
-  auto bad = grep(repo, {"--ref", "Agnts.Triage"});
+  CHECK(ws_grep(repo, {"--ref", "Agents.Nobody"}).status == 1);
+  auto bad = ws_grep(repo, {"--ref", "Agnts.Triage"});
   CHECK(bad.status == 2);
   CHECK(bad.err.rfind("ws-grep: invalid symbol 'Agnts.Triage': unknown root 'Agnts'; known roots: ", 0) == 0);
 }
@@ -263,12 +246,12 @@ TEST_CASE("ws-grep --ref finds references in C# and JSON, not look-alikes in str
 TEST_CASE("ws-grep --defines points at the name of the definition", "[ws-grep]") {
   TempRepo repo;
   seed_example(repo);
-  CHECK(grep(repo, {"--defines", "Agents.Triage"}).out == "agents/AGtriage01.json:2:12:  \"name\": \"Triage\",\n");
-  CHECK(grep(repo, {"--defines", "N.Ticket.Status"}).out ==
+  CHECK(ws_grep(repo, {"--defines", "Agents.Triage"}).out == "agents/AGtriage01.json:2:12:  \"name\": \"Triage\",\n");
+  CHECK(ws_grep(repo, {"--defines", "N.Ticket.Status"}).out ==
         "node-types/NTticket01.json:6:16:    { \"name\": \"Status\", \"type\": \"string\" },\n");
-  CHECK(grep(repo, {"--defines", "Prompts.Tone"}).out == "prompts/PRtone01.md:2:7:name: Tone\n");
-  CHECK(grep(repo, {"--defines", "Agents.Nobody"}).status == 1);
-  auto both = grep(repo, {"--defines", "Agents.Triage", "--ref", "Agents.Triage"});
+  CHECK(ws_grep(repo, {"--defines", "Prompts.Tone"}).out == "prompts/PRtone01.md:2:7:name: Tone\n");
+  CHECK(ws_grep(repo, {"--defines", "Agents.Nobody"}).status == 1);
+  auto both = ws_grep(repo, {"--defines", "Agents.Triage", "--ref", "Agents.Triage"});
   CHECK(both.status == 2);
   CHECK(both.err == "ws-grep: --ref and --defines are exclusive: pick one\n");
 }
@@ -277,11 +260,11 @@ TEST_CASE("ws-grep runs a pathological pattern in linear time", "[ws-grep]") {
   TempRepo repo;
   repo.write("prompts/long.md", "---\nname: Long\n---\n" + std::string(100000, 'a') + "\n");
   repo.commit_all("long");
-  auto r = grep(repo, {"(a*)*b"});
+  auto r = ws_grep(repo, {"(a*)*b"});
   CHECK_FALSE(r.timed_out);
   CHECK(r.status == 1);
   CHECK(r.out == "");
-  auto c = grep(repo, {"-c", "(a|aa)*$"});
+  auto c = ws_grep(repo, {"-c", "(a|aa)*$"});
   CHECK_FALSE(c.timed_out);
   CHECK(c.status == 0);
   CHECK(c.out == "prompts/long.md:4\n");
@@ -290,14 +273,14 @@ TEST_CASE("ws-grep runs a pathological pattern in linear time", "[ws-grep]") {
 TEST_CASE("ws-grep reports an invalid pattern in one line and exits 2", "[ws-grep]") {
   TempRepo repo;
   seed_example(repo);
-  auto r = grep(repo, {"(a"});
+  auto r = ws_grep(repo, {"(a"});
   CHECK(r.status == 2);
   CHECK(r.out == "");
   CHECK(r.err == "ws-grep: invalid pattern '(a': missing ): (a\n");
-  auto e = grep(repo, {"-e", "ok", "-e", "x{2,1}"});
+  auto e = ws_grep(repo, {"-e", "ok", "-e", "x{2,1}"});
   CHECK(e.status == 2);
   CHECK(e.err == "ws-grep: invalid pattern 'x{2,1}': invalid repetition size: {2,1}\n");
-  auto missing = grep(repo, {});
+  auto missing = ws_grep(repo, {});
   CHECK(missing.status == 2);
   CHECK(missing.err == "ws-grep: missing PATTERN; see 'ws-grep --help'\n");
 }
@@ -311,17 +294,17 @@ TEST_CASE("ws-grep never shows secret content", "[ws-grep]") {
   for (auto args : std::vector<std::vector<std::string>>{{"canary"}, {"-l", "canary"}, {"--json", "canary"},
                                                           {"-c", "canary"}, {"canary", ".secrets"},
                                                           {"canary", "--base"}, {"-v", "zzz"}, {"-i", "CANARY"}}) {
-    auto r = grep(repo, args);
+    auto r = ws_grep(repo, args);
     CHECK(r.out.find("canary") == std::string::npos);
     CHECK(r.out.find(".secrets") == std::string::npos);
     CHECK(r.err.find("canary") == std::string::npos);
   }
-  CHECK(grep(repo, {"canary"}).status == 1);
-  auto kind = grep(repo, {"--kind", "secret", "canary"});
+  CHECK(ws_grep(repo, {"canary"}).status == 1);
+  auto kind = ws_grep(repo, {"--kind", "secret", "canary"});
   CHECK(kind.status == 2);
   CHECK(kind.err == "ws-grep: kind 'secret' is never searched: its content is never opened\n");
   // A reference to a secret is code: that is found; the secret itself is not.
-  CHECK(grep(repo, {"--ref", "Secrets.SupportMailbox"}).out ==
+  CHECK(ws_grep(repo, {"--ref", "Secrets.SupportMailbox"}).out ==
         "endpoints/EPtriage01.cs:7:19:await Mail.Notify(Secrets.SupportMailbox, ticket);\n");
 }
 
@@ -335,11 +318,11 @@ TEST_CASE("ws-grep never follows a symlink and skips binary files, noted under -
   for (auto base : {false, true}) {
     std::vector<std::vector<std::string>> args = {{"canary", "agents"}, {"--stats", "canary", "agents"}};
     if (base) for (auto& a : args) a.push_back("--base");
-    auto r = grep(repo, args[0]);
+    auto r = ws_grep(repo, args[0]);
     CHECK(r.status == 1);
     CHECK(r.out == "");
     CHECK(r.err == "");
-    auto s = grep(repo, args[1]);
+    auto s = ws_grep(repo, args[1]);
     CHECK(s.status == 1);
     CHECK(s.out == "");
     CHECK(s.err ==
@@ -347,7 +330,7 @@ TEST_CASE("ws-grep never follows a symlink and skips binary files, noted under -
           "ws-grep: skipped binary file 'agents/blob.json'\n"
           "ws-grep: skipped 'agents/link.json': links and submodules are never followed\n");
   }
-  CHECK(grep(repo, {"canary"}).out == "outside.txt:1:canary-link\n");
+  CHECK(ws_grep(repo, {"canary"}).out == "outside.txt:1:canary-link\n");
 }
 
 TEST_CASE("ws-grep -l, -c, -o, -v, -m, -z, -N, -F, -e and --column", "[ws-grep]") {
@@ -355,27 +338,27 @@ TEST_CASE("ws-grep -l, -c, -o, -v, -m, -z, -N, -F, -e and --column", "[ws-grep]"
   repo.write("a.txt", "one a.b\ntwo axb\nthree a.b a.b\n");
   repo.write("b.txt", "four\nfive a.b\n");
   repo.commit_all("text");
-  CHECK(grep(repo, {"-l", "axb"}).out == "a.txt\n");
-  CHECK(grep(repo, {"-c", "a.b"}).out == "a.txt:3\nb.txt:1\n");
-  CHECK(grep(repo, {"-c", "-F", "a.b"}).out == "a.txt:2\nb.txt:1\n");
-  CHECK(grep(repo, {"-c", "-o", "-F", "a.b"}).out == "a.txt:3\nb.txt:1\n");
-  CHECK(grep(repo, {"-o", "--column", "-F", "a.b"}).out == "a.txt:1:5:a.b\na.txt:3:7:a.b\na.txt:3:11:a.b\nb.txt:2:6:a.b\n");
-  CHECK(grep(repo, {"-v", "a.b"}).out == "b.txt:1:four\n");
-  CHECK(grep(repo, {"-m", "1", "a.b"}).out == "a.txt:1:one a.b\nb.txt:2:five a.b\n");
-  CHECK(grep(repo, {"-z", "-l", "a"}).out == "a.txt\0b.txt\0"s);
-  CHECK(grep(repo, {"-z", "-c", "four"}).out == "b.txt\0" "1\n"s);
-  CHECK(grep(repo, {"-z", "four"}).out == "b.txt\0" "1:four\n"s);
-  CHECK(grep(repo, {"-N", "four"}).out == "b.txt:four\n");
-  CHECK(grep(repo, {"-n", "four"}).out == "b.txt:1:four\n");
-  auto counts = lines(grep(repo, {"--json", "-c", "a.b"}).out);
+  CHECK(ws_grep(repo, {"-l", "axb"}).out == "a.txt\n");
+  CHECK(ws_grep(repo, {"-c", "a.b"}).out == "a.txt:3\nb.txt:1\n");
+  CHECK(ws_grep(repo, {"-c", "-F", "a.b"}).out == "a.txt:2\nb.txt:1\n");
+  CHECK(ws_grep(repo, {"-c", "-o", "-F", "a.b"}).out == "a.txt:3\nb.txt:1\n");
+  CHECK(ws_grep(repo, {"-o", "--column", "-F", "a.b"}).out == "a.txt:1:5:a.b\na.txt:3:7:a.b\na.txt:3:11:a.b\nb.txt:2:6:a.b\n");
+  CHECK(ws_grep(repo, {"-v", "a.b"}).out == "b.txt:1:four\n");
+  CHECK(ws_grep(repo, {"-m", "1", "a.b"}).out == "a.txt:1:one a.b\nb.txt:2:five a.b\n");
+  CHECK(ws_grep(repo, {"-z", "-l", "a"}).out == "a.txt\0b.txt\0"s);
+  CHECK(ws_grep(repo, {"-z", "-c", "four"}).out == "b.txt\0" "1\n"s);
+  CHECK(ws_grep(repo, {"-z", "four"}).out == "b.txt\0" "1:four\n"s);
+  CHECK(ws_grep(repo, {"-N", "four"}).out == "b.txt:four\n");
+  CHECK(ws_grep(repo, {"-n", "four"}).out == "b.txt:1:four\n");
+  auto counts = lines(ws_grep(repo, {"--json", "-c", "a.b"}).out);
   REQUIRE(counts.size() == 3);
   CHECK(nlohmann::json::parse(counts[0]) ==
         nlohmann::json{{"type", "file"}, {"version", 1}, {"path", "a.txt"}, {"kind", "unrouted"}, {"name", nullptr}, {"count", 3}});
-  CHECK(grep(repo, {"-e", "one", "-e", "four"}).out == "a.txt:1:one a.b\nb.txt:1:four\n");
-  CHECK(grep(repo, {"-e", "one", "b.txt"}).status == 1);  // with -e, the positional is a pathspec
-  CHECK(grep(repo, {"--column", "two"}).out == "a.txt:2:1:two axb\n");
-  CHECK(grep(repo, {"-i", "-w", "FOUR"}).out == "b.txt:1:four\n");
-  CHECK(grep(repo, {"-w", "fou"}).status == 1);
+  CHECK(ws_grep(repo, {"-e", "one", "-e", "four"}).out == "a.txt:1:one a.b\nb.txt:1:four\n");
+  CHECK(ws_grep(repo, {"-e", "one", "b.txt"}).status == 1);  // with -e, the positional is a pathspec
+  CHECK(ws_grep(repo, {"--column", "two"}).out == "a.txt:2:1:two axb\n");
+  CHECK(ws_grep(repo, {"-i", "-w", "FOUR"}).out == "b.txt:1:four\n");
+  CHECK(ws_grep(repo, {"-w", "fou"}).status == 1);
 }
 
 TEST_CASE("ws-grep -A, -B and -C print rg's context lines and separators", "[ws-grep]") {
@@ -383,27 +366,27 @@ TEST_CASE("ws-grep -A, -B and -C print rg's context lines and separators", "[ws-
   repo.write("a.txt", "1\nfoo 2\n3\n4\n5\n6\nfoo 7\n8\n");
   repo.write("b.txt", "foo\n");
   repo.commit_all("text");
-  CHECK(grep(repo, {"-C", "1", "foo"}).out ==
+  CHECK(ws_grep(repo, {"-C", "1", "foo"}).out ==
         "a.txt-1-1\na.txt:2:foo 2\na.txt-3-3\n--\na.txt-6-6\na.txt:7:foo 7\na.txt-8-8\n--\nb.txt:1:foo\n");
-  CHECK(grep(repo, {"-A", "1", "foo", "a.txt"}).out == "a.txt:2:foo 2\na.txt-3-3\n--\na.txt:7:foo 7\na.txt-8-8\n");
-  CHECK(grep(repo, {"-B", "2", "foo", "a.txt"}).out ==
+  CHECK(ws_grep(repo, {"-A", "1", "foo", "a.txt"}).out == "a.txt:2:foo 2\na.txt-3-3\n--\na.txt:7:foo 7\na.txt-8-8\n");
+  CHECK(ws_grep(repo, {"-B", "2", "foo", "a.txt"}).out ==
         "a.txt-1-1\na.txt:2:foo 2\n--\na.txt-5-5\na.txt-6-6\na.txt:7:foo 7\n");
-  CHECK(grep(repo, {"-z", "-A", "1", "7"}).out == "a.txt\0" "7:foo 7\na.txt\0" "8-8\n"s);
+  CHECK(ws_grep(repo, {"-z", "-A", "1", "7"}).out == "a.txt\0" "7:foo 7\na.txt\0" "8-8\n"s);
 }
 
 TEST_CASE("ws-grep --max caps the output with an explicit Grep-Truncated record", "[ws-grep]") {
   TempRepo repo;
   seed_example(repo);
-  auto r = grep(repo, {"--max", "2", "Billing"});
+  auto r = ws_grep(repo, {"--max", "2", "Billing"});
   CHECK(r.status == 0);
   CHECK(r.out ==
         "access/grants/GTsupport01.json:5:  \"agents\": [\"Triage\", \"Billing\"]\n"
         "agents/AGbilling01.json:2:  \"name\": \"Billing\",\n"
         "Grep-Truncated: 4 more results (raise --max)\n");
-  CHECK(grep(repo, {"--max", "3", "-l", "Billing"}).out ==
+  CHECK(ws_grep(repo, {"--max", "3", "-l", "Billing"}).out ==
         "access/grants/GTsupport01.json\nagents/AGbilling01.json\nagents/AGtriage01.json\n"
         "Grep-Truncated: 2 more results (raise --max)\n");
-  auto j = grep(repo, {"--max", "1", "--json", "Billing"});
+  auto j = ws_grep(repo, {"--max", "1", "--json", "Billing"});
   auto ls = lines(j.out);
   REQUIRE(ls.size() == 3);
   auto t = nlohmann::json::parse(ls[1]);
@@ -416,7 +399,7 @@ TEST_CASE("ws-grep --max caps the output with an explicit Grep-Truncated record"
 TEST_CASE("ws-grep --json writes one record per match with kind, name and offsets", "[ws-grep]") {
   TempRepo repo;
   seed_example(repo);
-  auto r = grep(repo, {"--json", "Handoff"});
+  auto r = ws_grep(repo, {"--json", "Handoff"});
   CHECK(r.status == 0);
   auto ls = lines(r.out);
   REQUIRE(ls.size() == 2);
@@ -436,7 +419,7 @@ TEST_CASE("ws-grep --json writes one record per match with kind, name and offset
   CHECK(s["type"] == "summary");
   CHECK(s["files_matched"] == 1);
   CHECK(s["results"] == 1);
-  auto refs = lines(grep(repo, {"--json", "--ref", "Agents.Billing"}).out);
+  auto refs = lines(ws_grep(repo, {"--json", "--ref", "Agents.Billing"}).out);
   REQUIRE(refs.size() == 4);
   auto first = nlohmann::json::parse(refs[0]);
   CHECK(first["symbol"] == "Agents.Billing");
@@ -448,14 +431,14 @@ TEST_CASE("ws-grep --kind, pathspecs and unmatched pathspecs", "[ws-grep]") {
   TempRepo repo;
   seed_example(repo);
   repo.write("notes.txt", "Triage notes\n");
-  CHECK(grep(repo, {"-l", "--kind", "agent", "--kind", "prompt", "Triage"}).out ==
+  CHECK(ws_grep(repo, {"-l", "--kind", "agent", "--kind", "prompt", "Triage"}).out ==
         "agents/AGtriage01.json\nprompts/PRtriage01.md\n");
-  CHECK(grep(repo, {"-l", "Triage", "notes.txt", "endpoints/*.cs"}).out ==
+  CHECK(ws_grep(repo, {"-l", "Triage", "notes.txt", "endpoints/*.cs"}).out ==
         "endpoints/EPtriage01.cs\nnotes.txt\n");
-  auto none = grep(repo, {"Triage", "nowhere"});
+  auto none = ws_grep(repo, {"Triage", "nowhere"});
   CHECK(none.status == 2);
   CHECK(none.err == "ws-grep: pathspec 'nowhere' did not match any file\n");
-  auto bad = grep(repo, {"--kind", "agnet", "x"});
+  auto bad = ws_grep(repo, {"--kind", "agnet", "x"});
   CHECK(bad.status == 2);
   CHECK(bad.err.rfind("ws-grep: unknown kind 'agnet'; known kinds: ", 0) == 0);
 }
@@ -464,12 +447,12 @@ TEST_CASE("ws-grep colours like rg on request and never by default in a pipe", "
   TempRepo repo;
   repo.write("a.txt", "a foo b\n");
   repo.commit_all("text");
-  CHECK(grep(repo, {"--color", "always", "foo"}).out ==
+  CHECK(ws_grep(repo, {"--color", "always", "foo"}).out ==
         "\x1b[0m\x1b[35ma.txt\x1b[0m:\x1b[0m\x1b[32m1\x1b[0m:a \x1b[0m\x1b[1m\x1b[31mfoo\x1b[0m b\n");
-  CHECK(grep(repo, {"foo"}).out == "a.txt:1:a foo b\n");
+  CHECK(ws_grep(repo, {"foo"}).out == "a.txt:1:a foo b\n");
   wstest::RunOptions no_color;
   no_color.env["NO_COLOR"] = "1";
-  CHECK(grep(repo, {"foo"}, no_color).out == "a.txt:1:a foo b\n");
+  CHECK(ws_grep(repo, {"foo"}, no_color).out == "a.txt:1:a foo b\n");
 }
 
 TEST_CASE("ws-grep --directory runs elsewhere, --version, --help documents --base", "[ws-grep]") {
@@ -480,10 +463,10 @@ TEST_CASE("ws-grep --directory runs elsewhere, --version, --help documents --bas
   auto r = wstest::ws("ws-grep", {"--directory", repo.path(), "foo"}, other.path());
   CHECK(r.status == 0);
   CHECK(r.out == "a.txt:1:foo\n");
-  auto version = grep(repo, {"--version"});
+  auto version = ws_grep(repo, {"--version"});
   CHECK(version.status == 0);
   CHECK(version.out.rfind("ws-grep ", 0) == 0);
-  auto help = grep(repo, {"--help"});
+  auto help = ws_grep(repo, {"--help"});
   CHECK(help.status == 0);
   CHECK(help.out.find("--base [=REV]") != std::string::npos);
   CHECK(help.out.find("search the committed base only") != std::string::npos);
@@ -508,7 +491,7 @@ TEST_CASE("ws-grep walks a wide tree in path order with few open files", "[ws-gr
   auto r = wstest::run({"prlimit", "--nofile=64", "--", wstest::tool("ws-grep"), "needle"}, o);
   CHECK(r.status == 0);
   CHECK(r.err == "");
-  CHECK(r.out == in_git_order(normalise(expect.out)));
+  CHECK(r.out == in_git_order(without_dot_slash(expect.out)));
 }
 
 TEST_CASE("ws-grep reads index versions 2 to 4 and refuses a split index in one line", "[ws-grep]") {
@@ -531,7 +514,7 @@ TEST_CASE("ws-grep reads index versions 2 to 4 and refuses a split index in one 
                                          {"update-index", "--no-split-index"}}) {
     INFO(setup.back());
     repo.git(setup);
-    auto r = grep(repo, {"needle"});
+    auto r = ws_grep(repo, {"needle"});
     if (setup.back() == "--split-index") {
       // libgit2, which reads what our own index reader leaves, has no split
       // index support: a clear refusal, not a wrong answer.

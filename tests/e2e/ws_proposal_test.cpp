@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "support/process.h"
+#include "support/proposal_tools.h"
 #include "support/temp_repo.h"
 
 using wstest::chomp;
@@ -13,23 +14,15 @@ using wstest::lines;
 using wstest::RunResult;
 using wstest::TempRepo;
 
+using wstest::rev;
+using wstest::stage;
+using wstest::ws;
 namespace {
 
 const std::string kTool =
     "// name: EscalateTicket\n"
     "// description: Hands a ticket to the triage agent\n"
     "return await Agents.Triage.Run(args.Ticket);\n";
-
-RunResult ws(const TempRepo& repo, const std::string& tool, std::vector<std::string> args,
-             std::map<std::string, std::string> env = {}) {
-  wstest::RunOptions o;
-  o.env = std::move(env);
-  if (!o.env.count("GIT_COMMITTER_NAME")) {
-    o.env["GIT_COMMITTER_NAME"] = "Ada Approver";
-    o.env["GIT_COMMITTER_EMAIL"] = "approver@example.com";
-  }
-  return wstest::ws(tool, args, repo.path(), o);
-}
 
 // The id printed on ws-commit's first line ("proposal <id>").
 std::string proposal_id(const RunResult& r) {
@@ -39,18 +32,9 @@ std::string proposal_id(const RunResult& r) {
   return ls[0].substr(9);
 }
 
-std::string rev(const TempRepo& repo, const std::string& what) { return chomp(repo.git({"rev-parse", what})); }
-
 void seed_example(const TempRepo& repo) {
   wstest::copy_example_workspace(repo);
   repo.commit_all("Support desk workspace");
-}
-
-std::string stage(const TempRepo& repo, const std::string& message, std::map<std::string, std::string> env = {}) {
-  auto r = ws(repo, "ws-commit", {"-m", message}, env);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  return proposal_id(r);
 }
 
 bool fsck_clean(const TempRepo& repo) {

@@ -54,6 +54,13 @@ void TempRepo::write(const std::string& rel, const std::string& bytes) const {
   if (!f) throw std::runtime_error("write failed: " + rel);
 }
 
+void TempRepo::replace(const std::string& rel, const std::string& from, const std::string& to) const {
+  std::string text = read(rel);
+  auto at = text.find(from);
+  if (at == std::string::npos) throw std::runtime_error("'" + rel + "' does not hold '" + from + "'");
+  write(rel, text.replace(at, from.size(), to));
+}
+
 std::string TempRepo::read(const std::string& rel) const {
   std::ifstream f(fs::path(path()) / rel, std::ios::binary);
   std::stringstream ss;

@@ -33,6 +33,9 @@ class TempRepo {
   std::string read(const std::string& rel) const;
   void remove(const std::string& rel) const;
   bool exists(const std::string& rel) const;
+  // Replaces the first `from` in the file `rel` with `to`; throws (failing
+  // the test) when the file does not hold `from`.
+  void replace(const std::string& rel, const std::string& from, const std::string& to) const;
 
   // Runs git in the repository; throws (failing the test) on a non-zero exit
   // unless `check` is false. Returns stdout.

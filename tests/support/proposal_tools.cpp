@@ -1,0 +1,32 @@
+#include "support/proposal_tools.h"
+
+#include <catch2/catch.hpp>
+
+namespace wstest {
+
+std::map<std::string, std::string> approver_env() {
+  return {{"GIT_COMMITTER_NAME", "Ada Approver"}, {"GIT_COMMITTER_EMAIL", "approver@example.com"}};
+}
+
+RunResult ws(const TempRepo& repo, const std::string& name, const std::vector<std::string>& args,
+             std::map<std::string, std::string> env) {
+  RunOptions o;
+  o.env = std::move(env);
+  if (!o.env.count("GIT_COMMITTER_NAME"))
+    for (auto& [k, v] : approver_env()) o.env[k] = v;
+  return ws(name, args, repo.path(), o);
+}
+
+std::string stage(const TempRepo& repo, const std::string& message, std::map<std::string, std::string> env) {
+  auto r = ws(repo, "ws-commit", {"-m", message}, std::move(env));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  auto ls = lines(r.out);
+  REQUIRE(!ls.empty());
+  REQUIRE(ls[0].rfind("proposal ", 0) == 0);
+  return ls[0].substr(9);
+}
+
+std::string rev(const TempRepo& repo, const std::string& what) { return chomp(repo.git({"rev-parse", what})); }
+
+}  // namespace wstest
