@@ -80,6 +80,7 @@ class GitContentSource final : public ContentSource {
   }
 
   std::optional<Error> refusal(const ViewEntry& e) const override {
+    if (walk_links_ && walk_links_->empty()) return std::nullopt;  // the walk met no file with several links
     if (!root_ || !e.from_worktree || e.status == ChangeStatus::deleted || e.mode == kModeLink ||
         e.mode == kModeGitlink || is_secret_path(e.path))
       return std::nullopt;
