@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <random>
+#include <regex>
 
 #include "support/process.h"
 #include "support/rg_parity.h"
@@ -155,5 +157,99 @@ TEST_CASE("ws-grep --ref takes nothing from an index it cannot trust", "[ws-grep
       std::ofstream out(first, std::ios::binary | std::ios::trunc);
       out << bytes;
     }
+  }
+}
+
+namespace {
+
+// The names of one kind's definitions in `repo`, read as the generator
+// writes them ("name": "X" in JSON, name: X in front matter).
+std::vector<std::string> names_in(const TempRepo& repo, const std::string& folder) {
+  static const std::regex json_name("\"name\": \"([A-Za-z0-9_]+)\""), md_name("\nname: ([A-Za-z0-9_]+)");
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(repo.abs(folder))) {
+    std::string text = repo.read(folder + "/" + e.path().filename().string());
+    std::smatch m;
+    if (std::regex_search(text, m, json_name) || std::regex_search(text, m, md_name)) out.push_back(m[1]);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> files_in(const TempRepo& repo, const std::string& folder) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(repo.abs(folder))) out.push_back(folder + "/" + e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("ws-grep --ref from the index equals a full parse on random changesets", "[ws-grep][grep-ref]") {
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    INFO("seed " << seed);
+    TempRepo repo;
+    const std::vector<std::string> gen{wstest::tool("ws-bench-gen"), "--seed", std::to_string(seed), "--definitions",
+                                       "300", "--changeset", "10"};
+    wstest::TempDir scratch;
+    auto made = wstest::run([&] { auto a = gen; a.push_back(scratch.path() + "/ws"); return a; }());
+    REQUIRE(made.status == 0);
+    fs::copy(scratch.path() + "/ws", repo.path(), fs::copy_options::recursive);
+    repo.commit_all("generated workspace");
+    REQUIRE(wstest::ws("ws-build", {}, repo.path()).status == 0);
+    REQUIRE(fs::exists(index_of(repo)));
+
+    // The generator's changeset, then random edits on top: deletions,
+    // references added to code, names swapped, copies under new paths,
+    // and some of it staged.
+    auto applied = wstest::run([&] { auto a = gen; a.push_back("--apply-changeset"); a.push_back(repo.path()); return a; }());
+    REQUIRE(applied.status == 0);
+    std::mt19937_64 rng(seed);
+    const auto agents = names_in(repo, "agents");
+    const auto prompts = names_in(repo, "prompts");
+    auto pick = [&](const std::vector<std::string>& v) { return v[rng() % v.size()]; };
+    for (int op = 0; op < 24; ++op) {
+      const std::string folder = pick({"agents", "ai-tools", "endpoints", "prompts", "access/grants", "tasks"});
+      const auto files = files_in(repo, folder);
+      if (files.empty()) continue;
+      const std::string file = pick(files);
+      switch (rng() % 5) {
+        case 0: repo.remove(file); break;
+        case 1:
+          if (folder == "ai-tools" || folder == "endpoints")
+            repo.write(file, repo.read(file) + "var probe" + std::to_string(op) + " = Agents." + pick(agents) + ";\n");
+          break;
+        case 2: {
+          std::string text = repo.read(file);
+          const std::string& from = pick(folder == "prompts" ? prompts : agents);
+          if (auto at = text.find(from); at != std::string::npos) {
+            text.replace(at, from.size(), pick(folder == "prompts" ? prompts : agents));
+            repo.write(file, text);
+          }
+          break;
+        }
+        case 3: repo.write(file.substr(0, file.rfind('.')) + "copy" + std::to_string(op) + file.substr(file.rfind('.')),
+                           repo.read(file));
+          break;
+        default: repo.git({"add", "-A", "--", file}, false);
+      }
+    }
+
+    std::vector<std::string> symbols;
+    for (int i = 0; i < 6; ++i) symbols.push_back("Agents." + pick(agents));
+    for (int i = 0; i < 3; ++i) symbols.push_back("Prompts." + pick(prompts));
+    bool index_answered = false;
+    for (const auto& symbol : symbols)
+      for (const std::vector<std::string>& view : {std::vector<std::string>{}, {"--staged"}}) {
+        std::vector<std::string> args{"--ref", symbol, "--stats"};
+        args.insert(args.end(), view.begin(), view.end());
+        INFO(symbol << (view.empty() ? "" : " --staged"));
+        auto a = ws_grep(repo, args);
+        auto b = without_index(repo, args);
+        CHECK(a.status == b.status);
+        CHECK(a.out == b.out);
+        index_answered = index_answered || !stats_line(a.err).empty();
+      }
+    CHECK(index_answered);
   }
 }
