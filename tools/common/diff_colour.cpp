@@ -1,18 +1,20 @@
 #include "common/diff_colour.h"
 
+#include "libcheck/sgr.h"
 #include "libcheck/terminal_text.h"
 
 namespace wscli {
 
 namespace {
 
-constexpr std::string_view kReset = "\x1b[m";
-constexpr std::string_view kMeta = "\x1b[1m";
-constexpr std::string_view kFrag = "\x1b[36m";
-constexpr std::string_view kOld = "\x1b[31m";
-constexpr std::string_view kNew = "\x1b[32m";
-constexpr std::string_view kCommit = "\x1b[33m";
-constexpr std::string_view kWhitespace = "\x1b[41m";
+// git's color.diff defaults (libcheck/sgr.h).
+constexpr std::string_view kReset = ws::sgr::reset_short;
+constexpr std::string_view kMeta = ws::sgr::bold;
+constexpr std::string_view kFrag = ws::sgr::cyan;
+constexpr std::string_view kOld = ws::sgr::red;
+constexpr std::string_view kNew = ws::sgr::green;
+constexpr std::string_view kCommit = ws::sgr::yellow;
+constexpr std::string_view kWhitespace = ws::sgr::on_red;
 
 bool starts(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
