@@ -9,8 +9,6 @@ namespace ws {
 
 namespace {
 
-using MergeIndex = git::Index;
-
 Result<git_oid> oid_of(const std::string& hex) {
   git_oid oid;
   if (!git::from_hex(hex, oid)) return make_error(Errc::not_found, "not a commit id: '" + hex + "'", hex);
@@ -121,7 +119,7 @@ Result<MergeResult> merge_for_check(const Repository& repo, const std::string& b
   git_index* raw_index = nullptr;
   if (git_merge_commits(&raw_index, r, base->get(), rev->get(), &opts) < 0)
     return git::error(Errc::environment, "cannot merge '" + rev_hex + "' into '" + base_hex + "'");
-  MergeIndex index(raw_index);
+  git::Index index(raw_index);
   auto conflicts = conflicts_of(index.get());
   if (!conflicts) return conflicts.error();
   if (auto st = resolve_to_rev_side(index.get(), *conflicts); !st) return st.error();
