@@ -54,13 +54,13 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
     // a secret's bytes is refused by path, like a link (secrets.h).
     const bool secret = ws.view.is_secret(e);
     if (secret && e.status != ChangeStatus::deleted && ws.view.holds_secret_bytes(e)) {
-      out.refused.push_back(make_error(Errc::refused, secret_bytes_refusal(e.path), e.path, "secret"));
+      out.refused.push_back(make_error(Errc::refused, secret_bytes_refusal(e.path), e.path, Rule::secret));
       continue;
     }
     if ((is_secret_path(e.path) || (kind && kind->never_read)) && !want_secrets) continue;
     if (auto rej = check_path(e.path, policy)) {
       if (rej->rule != PathRule::secret)
-        out.refused.push_back(make_error(Errc::refused, rej->message(), e.path, path_rule_name(rej->rule)));
+        out.refused.push_back(make_error(Errc::refused, rej->message(), e.path, to_rule(rej->rule)));
       continue;
     }
     if (e.mode == kModeLink || e.mode == kModeGitlink) {
@@ -69,7 +69,7 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
           "refused path '" + e.path + "': " +
               (e.mode == kModeLink ? "symlink (links are never followed; replace it with the file itself)"
                                    : "submodule (a workspace holds plain files only)"),
-          e.path, e.mode == kModeLink ? "symlink" : "submodule"));
+          e.path, e.mode == kModeLink ? Rule::symlink : Rule::submodule));
       continue;
     }
     if (!options.kinds.empty() &&
@@ -117,7 +117,7 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
       le.size = ws.view.content().size_of(e);
       if (!le.kind) return;
       auto bytes = ws.view.read(e);
-      if (!bytes && bytes.error().rule == path_rule_name(PathRule::secret)) secret_bytes[i] = bytes.error();
+      if (!bytes && bytes.error().rule == Rule::secret) secret_bytes[i] = bytes.error();
       if (!bytes) return;
       if (!le.size) le.size = bytes->size();
       Definition d = read_definition(*le.kind, e.path, *bytes, ws.kinds);
