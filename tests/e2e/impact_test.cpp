@@ -79,7 +79,9 @@ TEST_CASE("impact: a chain A -> B -> C with C renamed: B refers to it, A is impa
   CHECK(without.status == 1);
   CHECK(human.out == impact + without.out);
 
-  auto json = build_twice(repo, {"--json"});
+  // Without --impact the report has no plan: the walk is paid for only when asked.
+  CHECK(plan_lines(ws("ws-build", {"--json"}, repo.path()).out).empty());
+  auto json = build_twice(repo, {"--json", "--impact"});
   CHECK(json.status == 1);
   CHECK(plan_lines(json.out) ==
         std::vector<std::string>{
@@ -109,7 +111,7 @@ TEST_CASE("impact: paths from a subfolder are printed from there, and the format
         "\n"
         "1 file changed, compiled clean.\n");
   // The description changed, nothing else.
-  auto json = ws("ws-build", {"--json"}, repo.path());
+  auto json = ws("ws-build", {"--json", "--impact"}, repo.path());
   CHECK(plan_lines(json.out)[0] ==
         R"({"type":"change","version":1,"change":"modified","kind":"agent","name":"C","path":"agents/c.json","fields":["description"]})");
   // Only the human and JSON reports carry the impact.
@@ -144,7 +146,7 @@ TEST_CASE("impact: a removed definition impacts its referrers and theirs", "[imp
   TempRepo repo;
   seed_chain(repo);
   repo.remove("agents/c.json");
-  auto json = build_twice(repo, {"--json"});
+  auto json = build_twice(repo, {"--json", "--impact"});
   CHECK(json.status == 1);
   CHECK(plan_lines(json.out) ==
         std::vector<std::string>{
@@ -165,7 +167,7 @@ TEST_CASE("impact: a changed definition's own new references count, its old ones
   repo.replace("agents/b.json", "\"C\"", "\"D\"");
   repo.replace("agents/c.json", "an agent", "changed");
   repo.write("agents/n.json", agent("N", {"C"}));
-  auto json = build_twice(repo, {"--json"});
+  auto json = build_twice(repo, {"--json", "--impact"});
   INFO(json.err);
   CHECK(json.status == 0);
   CHECK(plan_lines(json.out) ==
@@ -199,7 +201,7 @@ TEST_CASE("impact: hostile names reach the human output escaped and the JSON exa
         "access-grant 'evil\\x1b[2J\\u202eend'\n"
         "  agent 'A' (agents/a.json): agent 'C' (modified) <- agent 'B' <- agent 'A'\n"
         "\n");
-  auto json = ws("ws-build", {"--json"}, repo.path());
+  auto json = ws("ws-build", {"--json", "--impact"}, repo.path());
   auto plan = plan_lines(json.out);
   REQUIRE(plan.size() == 4);
   CHECK(plan[2] ==
@@ -224,7 +226,7 @@ TEST_CASE("impact: a path longer than the depth limit stops the walk with a trun
   SECTION("32 references: the whole chain") {
     TempRepo repo;
     chain(repo, 33);
-    auto json = build_twice(repo, {"--json"});
+    auto json = build_twice(repo, {"--json", "--impact"});
     auto plan = plan_lines(json.out);
     REQUIRE(plan.size() == 1 + 32);
     auto last = nlohmann::json::parse(plan.back());
@@ -236,7 +238,7 @@ TEST_CASE("impact: a path longer than the depth limit stops the walk with a trun
   SECTION("33 references: the definition past the limit is left out, and the output says so") {
     TempRepo repo;
     chain(repo, 34);
-    auto json = build_twice(repo, {"--json"});
+    auto json = build_twice(repo, {"--json", "--impact"});
     auto plan = plan_lines(json.out);
     REQUIRE(plan.size() == 1 + 32 + 1);
     CHECK(nlohmann::json::parse(plan[32])["name"] == "G1");
@@ -257,7 +259,7 @@ TEST_CASE("impact: ws-build --json and ws-apply --show --json print the same pla
   repo.replace("agents/c.json", "an agent", "changed");
   repo.write("agents/n.json", agent("N", {"C"}));
   repo.remove("agents/d.json");
-  auto built = ws("ws-build", {"--json"}, repo.path());
+  auto built = ws("ws-build", {"--json", "--impact"}, repo.path());
   REQUIRE(built.status == 0);
   auto staged = ws("ws-commit", {"--json", "-m", "Change C"}, repo.path());
   INFO(staged.err);

@@ -66,6 +66,7 @@ std::map<std::string, std::vector<std::string>> every_record_type(const TempRepo
   run("ws-grep", {"--json", "-l", "--max", "1", "Billing"}, 0);
   repo.replace("agents/AGtriage01.json", "\"name\": \"Triage\"", "\"name\": \"Intake\"");
   run("ws-build", {"--json"}, 1);
+  run("ws-build", {"--json", "--impact"}, 1);
   repo.replace("agents/AGtriage01.json", "\"name\": \"Intake\"", "\"name\": \"Triage\"");
   repo.replace("agents/AGtriage01.json", "\"model\": \"small\"", "\"model\": \"large\"");
   auto id_of = [](const std::string& json_out) { return nlohmann::json::parse(json_out)["id"].get<std::string>(); };
@@ -88,7 +89,7 @@ std::map<std::string, std::vector<std::string>> every_record_type(const TempRepo
   }
   repo.commit_all("a chain of handoffs");
   repo.write("agents/AGhop133.json", "{\"name\": \"Hop33\", \"description\": \"last\", \"handoffs\": []}\n");
-  run("ws-build", {"--json"}, 0);
+  run("ws-build", {"--json", "--impact"}, 0);
   std::string deep = id_of(run("ws-commit", {"--json", "--session", "d", "-m", "Deep"}, 0));
   run("ws-apply", {"--json", "--show", deep, "--stat"}, 0);
   return out;

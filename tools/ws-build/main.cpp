@@ -57,7 +57,7 @@ int wstools::run_build(int argc, char** argv) {
                "with --rev: compare the two trees as they are, even when --base is not an ancestor of --rev");
   app.add_flag("--impact", o.impact,
                "list the definitions whose references reach a changed name, directly or through others, "
-               "each with its path of references");
+               "each with its path of references (with --json: the plan records)");
   app.add_flag("--stats", o.stats, "print 'parsed N, cache hits M, cache misses K' on stderr");
   wscli::add_progress_options(app, o.progress);
   app.add_option("pathspec", o.pathspecs, "only compile changes to these paths, folders or globs, from the current folder (':/' for the root)")
@@ -107,9 +107,10 @@ int wstools::run_build(int argc, char** argv) {
   bo.pathspecs = std::move(*specs);
   bo.list_checked = format == ws::OutputFormat::junit;
   bo.progress = wscli::build_progress(kTool, o.progress, format != ws::OutputFormat::human);
-  // The plan is part of every JSON report (ws-build(1), IMPACT).
+  // Only asked for: a change may reach much of the workspace, and the walk
+  // and its records then cost many times a warm build (ws-build(1), IMPACT).
   ws::ChangeImpact impact;
-  if (o.impact || format == ws::OutputFormat::json) bo.impact = &impact;
+  if (o.impact) bo.impact = &impact;
   auto result = ws::build(*workspace, bo);
   if (!result) return wscli::report_error(kTool, result.error());
 
@@ -126,7 +127,7 @@ int wstools::run_build(int argc, char** argv) {
   auto consumer = ws::make_consumer(format, std::cout, ro);
   consumer->begin();
   for (const auto& d : result->diagnostics) consumer->diagnostic(d);
-  if (format == ws::OutputFormat::json)
+  if (o.impact && format == ws::OutputFormat::json)
     for (auto& record : ws::plan_records(impact)) std::cout << ws::json_text(std::move(record)) << '\n';
   consumer->end(result->summary);
   std::cout.flush();

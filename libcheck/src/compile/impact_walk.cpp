@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace ws::compile_detail {
@@ -71,14 +72,19 @@ class ImpactWalk {
   }
 
  private:
-  std::optional<Node> node(NodeId id) const {
+  // Definition `id`, looked at once: a base index checks a definition's
+  // bytes each time it hands it out.
+  const std::optional<Node>& node(NodeId id) const {
+    auto [at, fresh] = nodes_.try_emplace(id);
+    if (!fresh) return at->second;
     if (id < base_.size()) {
       auto d = base_.def(id);
-      if (!d || !d->kind) return std::nullopt;
-      return Node{d->path, d->kind, d->rec};
+      if (d && d->kind) at->second = Node{d->path, d->kind, d->rec};
+    } else {
+      const Side& v = items_[overlay_[id - base_.size()]].view;
+      at->second = Node{v.path, v.kind, v.rec};
     }
-    const Side& v = items_[overlay_[id - base_.size()]].view;
-    return Node{v.path, v.kind, v.rec};
+    return at->second;
   }
 
   static std::optional<Key> key_of(const Node& n) {
@@ -91,7 +97,7 @@ class ImpactWalk {
   std::vector<Reach> one_per_new_key(std::vector<Reach> frontier) {
     auto path_of = [&](const Reach& r) {
       if (r.from == kNone) return std::string_view();
-      auto n = node(found_[r.from].id);
+      const auto& n = node(found_[r.from].id);
       return n ? n->path : std::string_view();
     };
     std::stable_sort(frontier.begin(), frontier.end(), [&](const Reach& a, const Reach& b) {
@@ -110,7 +116,7 @@ class ImpactWalk {
     std::set<std::string, std::less<>> names;
     for (const Key& k : keys) names.insert(k.second);
     auto scan = [&](NodeId id) {
-      auto n = node(id);
+      const auto& n = node(id);
       if (!n || (id < base_.size() && changed_paths_.count(n->path))) return;
       n->rec.for_each_ref_if([&](std::string_view name) { return names.count(name) != 0; },
                              [&](const RefView& ref) {
@@ -126,7 +132,7 @@ class ImpactWalk {
         if (!kind) continue;
         auto index = static_cast<std::size_t>(kind - kinds_.kinds().data());
         base_.referrers(index, k.second, [&](std::size_t d) {
-          auto n = node(d);
+          const auto& n = node(d);
           if (n && !changed_paths_.count(n->path)) out[k].push_back(d);
         });
       }
@@ -148,7 +154,7 @@ class ImpactWalk {
       auto at = found.find(r.key);
       if (at == found.end()) continue;
       for (NodeId id : at->second) {
-        auto n = node(id);
+        const auto& n = node(id);
         if (n && !seen_.count(id) && key_of(*n) != r.key) return true;
       }
     }
@@ -163,7 +169,7 @@ class ImpactWalk {
       auto at = found.find(r.key);
       if (at == found.end()) continue;
       for (NodeId id : at->second) {
-        auto n = node(id);
+        const auto& n = node(id);
         if (!n || seen_.count(id)) continue;
         auto own = key_of(*n);
         if (own == r.key) continue;  // a reference to its own name
@@ -182,7 +188,7 @@ class ImpactWalk {
 
   void emit(ChangeImpact& out) const {
     for (const Found& f : found_) {
-      auto n = node(f.id);
+      const auto& n = node(f.id);
       if (!n) continue;
       ImpactedDefinition d;
       d.kind = n->kind->name;
@@ -191,7 +197,7 @@ class ImpactWalk {
       d.reaches = f.root;
       d.changed = f.id >= base_.size();
       for (std::size_t p = f.parent; p != kNone; p = found_[p].parent) {
-        auto step = node(found_[p].id);
+        const auto& step = node(found_[p].id);
         if (step) d.through.push_back({step->kind->name, std::string(step->rec.name()), std::string(step->path)});
       }
       std::reverse(d.through.begin(), d.through.end());
@@ -212,6 +218,7 @@ class ImpactWalk {
   std::set<Key> walked_;
   std::unordered_set<NodeId> seen_;
   std::vector<Found> found_;
+  mutable std::unordered_map<NodeId, std::optional<Node>> nodes_;
 };
 
 }  // namespace
