@@ -314,7 +314,7 @@ TEST_CASE("policy: a change to .ws/ is staged as a policy change and lands only 
     auto stat = ws(repo, "ws-apply", {"--show", id, "--stat"});
     CHECK(stat.out.rfind("=== policy change: ", 0) == 0);
     auto shown_json = ws(repo, "ws-apply", {"--show", id, "--json"});
-    CHECK(nlohmann::json::parse(shown_json.out)["policy_change"] ==
+    CHECK(nlohmann::json::parse(wstest::lines(shown_json.out).at(0))["policy_change"] ==
           nlohmann::json::array({".ws/kinds/agent.json"}));
   }
 

@@ -421,7 +421,8 @@ TEST_CASE("desk: --show starts with the build result and the definitions the cha
 
   auto json = ws(repo, "ws-apply", {"--show", id, "--json", "--stat"});
   REQUIRE(json.status == 0);
-  auto doc = nlohmann::json::parse(json.out);
+  auto records = lines(json.out);
+  auto doc = nlohmann::json::parse(records.at(0));
   CHECK(doc["build"] == nlohmann::json::parse(R"({"built": true, "clean": true, "errors": 0, "warnings": 0,
       "summary": "2 files changed, compiled clean.", "diagnostics": []})"));
   CHECK(doc["definitions"] == nlohmann::json::parse(R"([
@@ -430,6 +431,12 @@ TEST_CASE("desk: --show starts with the build result and the definitions the cha
   CHECK(doc["referrers"].size() == 3);
   CHECK(doc["referrers"][1] == nlohmann::json::parse(R"({"kind": "agent", "name": "Triage",
       "path": "agents/AGtriage01.json", "reaches": [{"kind": "agent", "name": "Billing", "change": "modified"}]})"));
+  // Then the plan, as ws-build --json writes it: what changed, down to the field.
+  REQUIRE(records.size() > 3);
+  CHECK(records[1] == R"({"type":"change","version":1,"change":"modified","kind":"agent","name":"Billing",)"
+                      R"("path":"agents/AGbilling01.json","fields":["description"]})");
+  CHECK(records[2] == R"({"type":"change","version":1,"change":"added","kind":"agent","name":"Delta",)"
+                      R"("path":"agents/AGdelta01.json"})");
   CHECK(rev(repo, "main") == base);
 }
 
@@ -470,7 +477,7 @@ TEST_CASE("desk: --show of a hand-made rename that breaks its referrers shows th
       "    Rename billing\n";
   CHECK(shown.out.substr(shown.out.find("Build:\n"), expected.size()) == expected);
   auto json = ws(repo, "ws-apply", {"--show", id, "--json", "--stat"});
-  auto doc = nlohmann::json::parse(json.out);
+  auto doc = nlohmann::json::parse(lines(json.out).at(0));
   CHECK(doc["build"]["clean"] == false);
   CHECK(doc["build"]["errors"] == 3);
   CHECK(doc["build"]["diagnostics"][0]["code"] == "WS013");

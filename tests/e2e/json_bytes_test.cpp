@@ -130,7 +130,8 @@ TEST_CASE("json bytes: a proposal's message, author, path and lines that are not
   auto show = ws(repo, "ws-apply", {"--show", id, "--json"});
   CHECK(show.status == 0);
   auto shown = json_lines(show.out);
-  REQUIRE(shown.size() == 1);
+  REQUIRE(!shown.empty());  // the proposal, then its plan
+  CHECK(shown[0]["type"] == "proposal");
   CHECK(exact(shown[0], "message").substr(0, kMessage.size()) == kMessage);
   CHECK(exact(shown[0]["files"][0], "path") == kPath);
   CHECK(exact(shown[0], "patch").find("\n+" + kLine + "\n") != std::string::npos);

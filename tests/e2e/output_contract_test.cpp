@@ -66,6 +66,7 @@ std::map<std::string, std::vector<std::string>> every_record_type(const TempRepo
   run("ws-grep", {"--json", "-l", "--max", "1", "Billing"}, 0);
   repo.replace("agents/AGtriage01.json", "\"name\": \"Triage\"", "\"name\": \"Intake\"");
   run("ws-build", {"--json"}, 1);
+  run("ws-build", {"--json", "--impact"}, 1);
   repo.replace("agents/AGtriage01.json", "\"name\": \"Intake\"", "\"name\": \"Triage\"");
   repo.replace("agents/AGtriage01.json", "\"model\": \"small\"", "\"model\": \"large\"");
   auto id_of = [](const std::string& json_out) { return nlohmann::json::parse(json_out)["id"].get<std::string>(); };
@@ -79,6 +80,18 @@ std::map<std::string, std::vector<std::string>> every_record_type(const TempRepo
   run("ws-apply", {"--json", "--show", stale}, 0);
   run("ws-apply", {"--json", "--show", stale, "--stat"}, 0);
   run("ws-apply", {"--json", "--prune", "--dry-run"}, 0);  // superseded, applied, rejected
+  // A chain of 34 agents, its last one changed: a path of 33 references,
+  // past the impact walk's limit (Impact-Truncated).
+  for (int i = 0; i < 34; ++i) {
+    std::string handoffs = i + 1 < 34 ? "\"Hop" + std::to_string(i + 1) + "\"" : "";
+    repo.write("agents/AGhop" + std::to_string(100 + i) + ".json",
+               "{\"name\": \"Hop" + std::to_string(i) + "\", \"handoffs\": [" + handoffs + "]}\n");
+  }
+  repo.commit_all("a chain of handoffs");
+  repo.write("agents/AGhop133.json", "{\"name\": \"Hop33\", \"description\": \"last\", \"handoffs\": []}\n");
+  run("ws-build", {"--json", "--impact"}, 0);
+  std::string deep = id_of(run("ws-commit", {"--json", "--session", "d", "-m", "Deep"}, 0));
+  run("ws-apply", {"--json", "--show", deep, "--stat"}, 0);
   return out;
 }
 

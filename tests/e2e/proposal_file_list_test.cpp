@@ -19,13 +19,14 @@ RunResult ws(const TempRepo& repo, const std::string& tool, std::vector<std::str
   return wstest::ws(tool, args, repo.path(), {});
 }
 
-// The one JSON record a --json run printed.
+// The first JSON record a --json run printed: ws-commit's only one,
+// ws-apply --show's proposal record (its plan follows).
 nlohmann::json record(const RunResult& r) {
   INFO(r.err);
   REQUIRE(r.status == 0);
   REQUIRE(!r.out.empty());
-  REQUIRE(r.out.find('\n') == r.out.size() - 1);
-  return nlohmann::json::parse(r.out);
+  REQUIRE(r.out.back() == '\n');
+  return nlohmann::json::parse(r.out.substr(0, r.out.find('\n')));
 }
 
 }  // namespace

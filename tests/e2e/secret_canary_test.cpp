@@ -516,6 +516,7 @@ TEST_CASE("secret canary: a hand-made proposal holding the secret's blob is show
                     "# 'skills/x.md': a secret's bytes are never shown, under any path\n");
   RunResult json = box.tool("ws-apply", {"--show", p, "--json"});
   CHECK(json.status == 0);
+  // The proposal record, then its plan (none: the file was never read).
   auto doc = nlohmann::json::parse(json.out);
   CHECK(doc["files"] == nlohmann::json::parse(
                             R"([{"path": "skills/x.md", "status": "A", "additions": null, "deletions": null, "secret": true}])"));

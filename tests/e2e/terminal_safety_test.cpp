@@ -195,7 +195,7 @@ TEST_CASE("terminal: ws-commit and ws-apply --show, --stat, --list show a hostil
   // (\u001b), everything else as it is.
   auto json = ws(repo, "ws-apply", {"--show", id, "--json"});
   REQUIRE(json.status == 0);
-  auto doc = nlohmann::json::parse(json.out);
+  auto doc = nlohmann::json::parse(wstest::lines(json.out).at(0));  // the proposal; its plan follows
   CHECK(doc["author"] == kAuthor + " <mallory@example.com>");
   CHECK(doc["message"] == kMessage + "\n");
   CHECK(doc["subject"] == kSubject);

@@ -167,10 +167,11 @@ std::vector<nlohmann::json> json_records(const std::string& tool, const std::str
 }
 
 nlohmann::json build_report(const std::string& out) {
-  Json report{{"diagnostics", Json::array()}, {"summary", nullptr}};
+  Json report{{"diagnostics", Json::array()}, {"plan", Json::array()}, {"summary", nullptr}};
   for (auto& r : json_records("ws-build", out)) {
     if (r["type"] == "summary") report["summary"] = std::move(r);
-    else report["diagnostics"].push_back(std::move(r));
+    else if (r["type"] == "diagnostic") report["diagnostics"].push_back(std::move(r));
+    else report["plan"].push_back(std::move(r));
   }
   return report;
 }

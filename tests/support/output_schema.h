@@ -34,7 +34,8 @@ void expect_valid_output(const std::string& tool, const std::string& out);
 std::vector<nlohmann::json> json_records(const std::string& tool, const std::string& out);
 
 // ws-build's --json output gathered as {"diagnostics": [diagnostic records],
-// "summary": the summary record}, after expect_valid_output.
+// "plan": [the change, impact and Impact-Truncated records], "summary": the
+// summary record}, after expect_valid_output.
 nlohmann::json build_report(const std::string& out);
 
 }  // namespace wstest

@@ -12,6 +12,7 @@
 #include "common/count_option.h"
 #include "common/proposal_review_text.h"
 #include "common/proposal_text.h"
+#include "libcheck/change_plan.h"
 #include "libcheck/interrupted_apply.h"
 #include "libcheck/json_output.h"
 #include "libcheck/policy_change.h"
@@ -96,6 +97,8 @@ int do_show(const ws::Repository& repo, const Options& o) {
     if (!o.stat) j["patch"] = shown->patch;
     wscli::add_review_json(j, *review);
     fmt::print("{}\n", ws::json_text(std::move(j)));
+    // The plan, as ws-build --json writes it (ws-apply(1), --show).
+    for (auto& record : ws::plan_records(review->impact)) fmt::print("{}\n", ws::json_text(std::move(record)));
     return wscli::kExitOk;
   }
   // First, before anything the author wrote: what the approver must not miss.

@@ -9,10 +9,13 @@
 #include <fmt/core.h>
 
 #include "common/cli.h"
+#include "common/impact_text.h"
 #include "common/paths.h"
 #include "common/tools.h"
 #include "common/progress.h"
+#include "libcheck/change_plan.h"
 #include "libcheck/compile.h"
+#include "libcheck/json_output.h"
 #include "libcheck/render.h"
 
 namespace {
@@ -28,6 +31,7 @@ struct Options {
   bool no_cache = false;
   bool stats = false;
   bool no_merge = false;
+  bool impact = false;
   wscli::ProgressMode progress = wscli::ProgressMode::auto_;
   std::vector<std::string> pathspecs;
 };
@@ -51,6 +55,9 @@ int wstools::run_build(int argc, char** argv) {
   app.add_flag("--no-cache", o.no_cache, "neither read nor write the definition cache");
   app.add_flag("--no-merge", o.no_merge,
                "with --rev: compare the two trees as they are, even when --base is not an ancestor of --rev");
+  app.add_flag("--impact", o.impact,
+               "list the definitions whose references reach a changed name, directly or through others, "
+               "each with its path of references (with --json: the plan records)");
   app.add_flag("--stats", o.stats, "print 'parsed N, cache hits M, cache misses K' on stderr");
   wscli::add_progress_options(app, o.progress);
   app.add_option("pathspec", o.pathspecs, "only compile changes to these paths, folders or globs, from the current folder (':/' for the root)")
@@ -61,6 +68,9 @@ int wstools::run_build(int argc, char** argv) {
     return wscli::report_error(kTool, ws::make_error(ws::Errc::usage, "--json means --format json: drop one"));
   std::string format_name = o.common.json ? "json" : o.format.empty() ? "human" : o.format;
   ws::OutputFormat format = *ws::parse_output_format(format_name);
+  if (o.impact && format != ws::OutputFormat::human && format != ws::OutputFormat::json)
+    return wscli::report_error(kTool, ws::make_error(ws::Errc::usage, "--impact goes with the human or json format, not '" +
+                                                                          format_name + "'"));
 
   int code = 0;
   // A build on a saved index of its base reads the changes only (build()
@@ -97,6 +107,10 @@ int wstools::run_build(int argc, char** argv) {
   bo.pathspecs = std::move(*specs);
   bo.list_checked = format == ws::OutputFormat::junit;
   bo.progress = wscli::build_progress(kTool, o.progress, format != ws::OutputFormat::human);
+  // Only asked for: a change may reach much of the workspace, and the walk
+  // and its records then cost many times a warm build (ws-build(1), IMPACT).
+  ws::ChangeImpact impact;
+  if (o.impact) bo.impact = &impact;
   auto result = ws::build(*workspace, bo);
   if (!result) return wscli::report_error(kTool, result.error());
 
@@ -109,8 +123,13 @@ int wstools::run_build(int argc, char** argv) {
   const ws::Workspace& w = *workspace;
   // Source lines to quote; never a secret's (the view refuses to read one).
   ro.source = [&w](const std::string& path) { return ws::read_view_path(w, path); };
+  if (o.impact && format == ws::OutputFormat::human) std::cout << wscli::impact_text(impact, ro.shown_path);
   auto consumer = ws::make_consumer(format, std::cout, ro);
-  ws::render_all(*consumer, result->diagnostics, result->summary);
+  consumer->begin();
+  for (const auto& d : result->diagnostics) consumer->diagnostic(d);
+  if (o.impact && format == ws::OutputFormat::json)
+    for (auto& record : ws::plan_records(impact)) std::cout << ws::json_text(std::move(record)) << '\n';
+  consumer->end(result->summary);
   std::cout.flush();
 
   const ws::BuildStats& st = result->stats;

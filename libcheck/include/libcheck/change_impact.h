@@ -1,10 +1,12 @@
-// The definitions a changeset affects (ws-apply --show): what it adds,
-// removes, renames and modifies, and the unchanged definitions whose
-// references reach one of those names. The compile works it out from the
-// definitions it reads (compile/change_impact.cpp); the proposal review
-// returns it.
+// The definitions a changeset affects (ws-apply --show, ws-build --impact
+// and the plan of --json): what it adds, removes, renames and modifies, the
+// unchanged definitions whose references reach one of those names, and
+// every definition whose references reach one directly or through others
+// (ws-build(1), IMPACT). The compile works it out from the definitions it
+// reads (compile/change_impact.cpp); the proposal review returns it.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,12 @@ struct DefinitionChange {
   std::string old_name;  // renamed: the name before
   std::string path;      // the file now; removed: the file it was
   std::string old_path;  // the file before, when it moved
+  // renamed, modified: the top-level fields of the definition (JSON object,
+  // front matter, C# header) whose values differ between the two sides,
+  // sorted, then "body" when the text after a C# header or a front matter
+  // differs (ws-build(1), IMPACT). Empty for a secret and for a side too
+  // large or not readable.
+  std::vector<std::string> fields;
 };
 
 // A name a referrer reaches, and what the changeset did to it.
@@ -41,9 +49,44 @@ struct Referrer {
   std::vector<ReachedName> reaches;  // sorted, each once
 };
 
+// A definition on the way from a changed name to an impacted definition.
+struct ImpactStep {
+  std::string kind;
+  std::string name;
+  std::string path;
+};
+
+// A definition whose references reach a changed name, directly (`through`
+// empty: it refers to `reaches`) or through other definitions: `through`
+// lists them from the one that refers to `reaches` to the one this refers
+// to. The path is a shortest one. A definition of the changeset itself is
+// impacted too when its own new references reach another changed name.
+struct ImpactedDefinition {
+  std::string kind;
+  std::string name;
+  std::string path;
+  ReachedName reaches;
+  std::vector<ImpactStep> through;
+  bool changed = false;  // itself a change of the changeset
+  std::size_t depth() const { return through.size() + 1; }
+};
+
+// The bounds of the transitive walk: past them the list stops and says so.
+struct ImpactLimits {
+  std::size_t max_definitions = 10000;
+  std::size_t max_depth = 32;  // references on a path
+};
+
+enum class ImpactTruncation { none, definitions, depth };
+const char* impact_truncation_name(ImpactTruncation t);  // "none", "definitions", "depth"
+
 struct ChangeImpact {
   std::vector<DefinitionChange> changes;  // by path
   std::vector<Referrer> referrers;        // by path
+  std::vector<ImpactedDefinition> impacted;  // by depth, then path
+  // Which limit stopped the walk; `limits` says the bounds it had.
+  ImpactTruncation truncated = ImpactTruncation::none;
+  ImpactLimits limits;
 };
 
 }  // namespace ws

@@ -37,8 +37,10 @@ struct BuildOptions {
   // Fill BuildSummary::checked (the JUnit report's test cases).
   bool list_checked = false;
   // When set, filled with the definitions the changeset affects
-  // (change_impact.h), for ws-apply --show.
+  // (change_impact.h), for ws-apply --show and ws-build's plan; the walk
+  // over those it affects transitively stops at `impact_limits`.
   ChangeImpact* impact = nullptr;
+  ImpactLimits impact_limits;
 };
 
 struct BuildStats {

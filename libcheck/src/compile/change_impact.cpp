@@ -4,6 +4,8 @@
 // base index keeps (base_index.h), or a read of every reference without it.
 #include "change_impact.h"
 
+#include "impact_walk.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -22,7 +24,8 @@ std::string name_of(const Side& s) { return s.present && s.rec.has_name() ? std:
 // What one changed item does to definitions: a side routed to a kind is a
 // definition (read or not: one too large to read is still one), and one
 // that changes kind is removed and added.
-void item_changes(const Item& it, std::vector<DefinitionChange>& out) {
+void item_changes(const Item& it, std::vector<DefinitionChange>& out,
+                  const std::function<std::vector<std::string>(const Item&)>& fields) {
   const Side& b = it.base;
   const Side& v = it.view;
   if (b.kind && v.kind && b.kind == v.kind) {
@@ -39,6 +42,7 @@ void item_changes(const Item& it, std::vector<DefinitionChange>& out) {
       c.change = Change::modified;
       if (c.name.empty()) c.name = std::move(before);
     }
+    if (fields) c.fields = fields(it);
     out.push_back(std::move(c));
     return;
   }
@@ -48,7 +52,7 @@ void item_changes(const Item& it, std::vector<DefinitionChange>& out) {
 
 // (kind, name) of every name the changes involve, and what happened to it:
 // a name removed in one file and added in another moved, so it is modified.
-using Reached = std::map<std::pair<std::string, std::string>, Change, std::less<>>;
+using Reached = ReachedNames;
 
 Reached reached_names(const std::vector<DefinitionChange>& changes) {
   Reached out;
@@ -130,12 +134,14 @@ class ReferrerScan {
 }  // namespace
 
 ChangeImpact change_impact(const KindPack& kinds, const std::vector<Item>& items, const BaseDefinitions& base,
-                           bool base_has_changed_paths) {
+                           bool base_has_changed_paths, const ImpactLimits& limits,
+                           const std::function<std::vector<std::string>(const Item&)>& fields) {
   ChangeImpact out;
   for (const auto& it : items)
-    if (it.changed) item_changes(it, out.changes);
+    if (it.changed) item_changes(it, out.changes, fields);
   Reached reached = reached_names(out.changes);
   out.referrers = ReferrerScan(kinds, items, base, base_has_changed_paths, reached).run();
+  walk_impact(kinds, items, base, base_has_changed_paths, reached, limits, out);
   return out;
 }
 

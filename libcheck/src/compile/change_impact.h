@@ -2,6 +2,8 @@
 // (libcheck/change_impact.h), from the items a build read.
 #pragma once
 
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "base_definitions.h"
@@ -17,7 +19,11 @@ namespace ws::compile_detail {
 // reading every reference of every definition it holds. With
 // `base_has_changed_paths`, the definitions of `base` at a path an item
 // changed are not unchanged and are left out.
+// `fields`, when given, says which fields of a changed item's definition
+// differ (DefinitionChange::fields); the definitions impacted directly and
+// transitively are walked within `limits` (impact_walk.h).
 ChangeImpact change_impact(const KindPack& kinds, const std::vector<Item>& items, const BaseDefinitions& base,
-                           bool base_has_changed_paths);
+                           bool base_has_changed_paths, const ImpactLimits& limits = {},
+                           const std::function<std::vector<std::string>(const Item&)>& fields = {});
 
 }  // namespace ws::compile_detail

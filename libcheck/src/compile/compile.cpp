@@ -10,6 +10,7 @@
 
 #include "base_definitions.h"
 #include "base_index.h"
+#include "change_fields.h"
 #include "change_impact.h"
 #include "compile_internal.h"
 #include "definition_cache.h"
@@ -440,6 +441,11 @@ BuildResult finish(Reading& reading, const WorkspaceConfig& config) {
   return result;
 }
 
+// What DefinitionChange::fields says of an item of a build of `view`.
+std::function<std::vector<std::string>(const Item&)> changed_fields_of(const View& view, const WorkspaceConfig& config) {
+  return [&view, &config](const Item& it) { return compile_detail::item_changed_fields(view, config, it); };
+}
+
 // The whole view read, the unchanged items standing in for the base;
 // `then`, when given, has the items before they go (and may let them go).
 Result<BuildResult> compile_whole(const View& view, const KindPack& kinds, const WorkspaceConfig& config,
@@ -450,7 +456,9 @@ Result<BuildResult> compile_whole(const View& view, const KindPack& kinds, const
   {
     compile_detail::UnchangedItems unchanged(kinds, reading->items, [](const Item& it) { return !it.changed; });
     compile_detail::check_symbols(kinds, reading->items, unchanged, false, options.all, reading->diags);
-    if (options.impact) *options.impact = compile_detail::change_impact(kinds, reading->items, unchanged, false);
+    if (options.impact)
+      *options.impact = compile_detail::change_impact(kinds, reading->items, unchanged, false, options.impact_limits,
+                                                      changed_fields_of(view, config));
   }
   BuildResult result = finish(*reading, config);
   if (then) then(reading->items, result);
@@ -465,7 +473,9 @@ Result<std::optional<BuildResult>> compile_on(const View& view, const KindPack& 
   auto reading = read_items(view, kinds, config, options, cache, &base);
   if (!reading) return reading.error();
   compile_detail::check_symbols(kinds, reading->items, base, true, options.all, reading->diags);
-  if (options.impact) *options.impact = compile_detail::change_impact(kinds, reading->items, base, true);
+  if (options.impact)
+    *options.impact = compile_detail::change_impact(kinds, reading->items, base, true, options.impact_limits,
+                                                    changed_fields_of(view, config));
   if (base.damaged()) return std::optional<BuildResult>();
   return std::optional<BuildResult>(finish(*reading, config));
 }

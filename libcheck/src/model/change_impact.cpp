@@ -12,4 +12,13 @@ const char* definition_change_name(DefinitionChangeKind k) {
   return "modified";
 }
 
+const char* impact_truncation_name(ImpactTruncation t) {
+  switch (t) {
+    case ImpactTruncation::none: return "none";
+    case ImpactTruncation::definitions: return "definitions";
+    case ImpactTruncation::depth: return "depth";
+  }
+  return "none";
+}
+
 }  // namespace ws

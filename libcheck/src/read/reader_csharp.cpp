@@ -37,8 +37,9 @@ bool is_key_start(char c) { return c >= 'a' && c <= 'z'; }
 bool is_key_char(char c) { return is_key_start(c) || (c >= '0' && c <= '9') || c == '_' || c == '-'; }
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
-// Reads the header into `doc`; returns the offset where the header ends.
-std::uint32_t read_header(std::string_view bytes, std::uint32_t begin, const LineIndex& lines, JsonDoc& doc,
+}  // namespace
+
+std::uint32_t read_csharp_header(std::string_view bytes, std::uint32_t begin, const LineIndex& lines, JsonDoc& doc,
                           Definition& def) {
   doc.value = nlohmann::json::object();
   std::size_t pos = begin;
@@ -83,6 +84,8 @@ std::uint32_t read_header(std::string_view bytes, std::uint32_t begin, const Lin
   doc.at[""].value = doc.at[""].content = lines.span(begin, static_cast<std::uint32_t>(pos));
   return static_cast<std::uint32_t>(pos);
 }
+
+namespace {
 
 // A name with C#'s verbatim prefix removed: `@Agents` is `Agents`.
 std::string_view plain_name(std::string_view name) { return name.substr(0, 1) == "@" ? name.substr(1) : name; }
@@ -548,7 +551,7 @@ void read_csharp(const Kind& kind, std::string_view bytes, std::uint32_t begin, 
                  Definition& def) {
   LineIndex lines(bytes);
   JsonDoc doc;
-  read_header(bytes, begin, lines, doc, def);
+  read_csharp_header(bytes, begin, lines, doc, def);
   Span file_start = lines.span(begin, std::min<std::uint32_t>(begin + 1, static_cast<std::uint32_t>(bytes.size())));
   std::string field;
   for (const std::string& token : pointer_tokens(kind.name_pointer)) field = token;

@@ -191,17 +191,17 @@ std::string missing_name_message(const Kind& kind, std::string_view where) {
   return fmt::format("missing name: {} has no '{}' field", where, field);
 }
 
-void read_json(const Kind& kind, std::string_view bytes, std::uint32_t begin, Definition& def) {
-  LineIndex lines(bytes);
+bool read_json_object(const Kind& kind, std::string_view bytes, std::uint32_t begin, const LineIndex& lines,
+                      JsonDoc& doc, Definition& def) {
   auto end = static_cast<std::uint32_t>(bytes.size());
   Tree tree = parse(Grammar::json, bytes, begin, end, lines);
   if (!tree) {
     def.diagnostics.push_back(parse_gave_up(bytes, begin, end, def.path, lines));
-    return;
+    return false;
   }
   TSNode root = ts_tree_root_node(tree.get());
   bool clean = !ts_node_has_error(root) && !may_hold_comment_or_deep_nesting(bytes, begin, end);
-  if (!clean && !check_syntax(root, bytes, lines, def.path, json_syntax(), end, def.diagnostics)) return;
+  if (!clean && !check_syntax(root, bytes, lines, def.path, json_syntax(), end, def.diagnostics)) return false;
 
   std::vector<TSNode> values;
   for (TSNode n : children(root))
@@ -209,24 +209,30 @@ void read_json(const Kind& kind, std::string_view bytes, std::uint32_t begin, De
   if (values.empty()) {
     def.diagnostics.push_back(make_diag(DiagCode::syntax_error, def.path, lines.span(end, end),
                                         "syntax error: the file is empty; expected a JSON object"));
-    return;
+    return false;
   }
   if (values.size() > 1) {
     std::uint32_t s = ts_node_start_byte(values[1]), e = ts_node_end_byte(values[1]);
     def.diagnostics.push_back(make_diag(DiagCode::syntax_error, def.path, lines.span(s, e),
                                         fmt::format("syntax error: unexpected '{}' after the JSON value",
                                                     excerpt(bytes.substr(s, e - s)))));
-    return;
+    return false;
   }
-  JsonDoc doc;
   Converter converter(bytes, lines, def);
-  if (!converter.convert(values[0], doc)) return;
-  const Located& at = doc.at[""];
+  if (!converter.convert(values[0], doc)) return false;
   if (!doc.value.is_object()) {
-    def.diagnostics.push_back(make_diag(DiagCode::schema_violation, def.path, at.value,
+    def.diagnostics.push_back(make_diag(DiagCode::schema_violation, def.path, doc.at[""].value,
                                         fmt::format("the {} definition must be a JSON object", kind.name)));
-    return;
+    return false;
   }
+  return true;
+}
+
+void read_json(const Kind& kind, std::string_view bytes, std::uint32_t begin, Definition& def) {
+  LineIndex lines(bytes);
+  JsonDoc doc;
+  if (!read_json_object(kind, bytes, begin, lines, doc, def)) return;
+  const Located& at = doc.at[""];
   Span brace = lines.span(at.value.start_byte, at.value.start_byte + 1);
   finish_definition(kind, doc, brace, missing_name_message(kind, "the " + kind.name + " definition"), def);
 }

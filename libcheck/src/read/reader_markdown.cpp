@@ -203,8 +203,8 @@ const SyntaxRules& yaml_syntax() {
 
 }  // namespace
 
-void read_markdown(const Kind& kind, std::string_view bytes, std::uint32_t begin, Definition& def) {
-  LineIndex lines(bytes);
+bool read_front_matter_object(const Kind& kind, std::string_view bytes, std::uint32_t begin, const LineIndex& lines,
+                              JsonDoc& doc, Definition& def) {
   FrontMatter fm = find_front_matter(bytes, begin);
   std::size_t first_end = bytes.find_first_of("\r\n", begin);
   Span first_line = lines.span(begin, static_cast<std::uint32_t>(first_end == std::string_view::npos ? bytes.size() : first_end));
@@ -214,15 +214,14 @@ void read_markdown(const Kind& kind, std::string_view bytes, std::uint32_t begin
         fmt::format("missing name: a {} needs a front matter block at the top of the file: a '---' line, "
                     "'name: ...', and a closing '---' line",
                     kind.name)));
-    return;
+    return false;
   }
   if (!fm.closed) {
     def.diagnostics.push_back(make_diag(DiagCode::syntax_error, def.path, first_line,
                                         "syntax error: the front matter is not closed by a '---' line"));
-    return;
+    return false;
   }
 
-  JsonDoc doc;
   doc.value = nlohmann::json::object();
   doc.at[""].value = doc.at[""].content = lines.span(fm.yaml_begin, fm.yaml_begin);
   Tree tree;
@@ -230,10 +229,10 @@ void read_markdown(const Kind& kind, std::string_view bytes, std::uint32_t begin
     tree = parse(Grammar::yaml, bytes, fm.yaml_begin, fm.yaml_end, lines);
     if (!tree) {
       def.diagnostics.push_back(parse_gave_up(bytes, fm.yaml_begin, fm.yaml_end, def.path, lines));
-      return;
+      return false;
     }
     TSNode stream = ts_tree_root_node(tree.get());
-    if (!check_syntax(stream, bytes, lines, def.path, yaml_syntax(), fm.yaml_end, def.diagnostics)) return;
+    if (!check_syntax(stream, bytes, lines, def.path, yaml_syntax(), fm.yaml_end, def.diagnostics)) return false;
 
     std::vector<TSNode> documents;
     for (TSNode n : children(stream))
@@ -243,7 +242,7 @@ void read_markdown(const Kind& kind, std::string_view bytes, std::uint32_t begin
       def.diagnostics.push_back(make_diag(DiagCode::syntax_error, def.path,
                                           lines.span(ts_node_start_byte(second), ts_node_start_byte(second)),
                                           "syntax error: front matter must be a single YAML document"));
-      return;
+      return false;
     }
     TSNode value{};
     if (!documents.empty()) {
@@ -252,14 +251,14 @@ void read_markdown(const Kind& kind, std::string_view bytes, std::uint32_t begin
           def.diagnostics.push_back(make_diag(DiagCode::schema_violation, def.path,
                                               lines.span(ts_node_start_byte(n), ts_node_end_byte(n)),
                                               "YAML directives are not supported in front matter"));
-          return;
+          return false;
         }
         if (is(n, "block_node") || is(n, "flow_node")) value = n;
       }
     }
     if (!ts_node_is_null(value)) {
       YamlConverter converter(bytes, lines, def);
-      if (!converter.convert(value, doc)) return;
+      if (!converter.convert(value, doc)) return false;
     }
     if (doc.value.is_null()) doc.value = nlohmann::json::object();
   }
@@ -267,9 +266,18 @@ void read_markdown(const Kind& kind, std::string_view bytes, std::uint32_t begin
   if (!doc.value.is_object()) {
     def.diagnostics.push_back(make_diag(DiagCode::schema_violation, def.path, at.value,
                                         "the front matter must be a YAML mapping of 'key: value' lines"));
-    return;
+    return false;
   }
-  Span start = lines.span(at.value.start_byte, std::min<std::uint32_t>(at.value.start_byte + 1, fm.yaml_end));
+  return true;
+}
+
+void read_markdown(const Kind& kind, std::string_view bytes, std::uint32_t begin, Definition& def) {
+  LineIndex lines(bytes);
+  JsonDoc doc;
+  if (!read_front_matter_object(kind, bytes, begin, lines, doc, def)) return;
+  const Located& at = doc.at[""];
+  std::uint32_t yaml_end = find_front_matter(bytes, begin).yaml_end;
+  Span start = lines.span(at.value.start_byte, std::min<std::uint32_t>(at.value.start_byte + 1, yaml_end));
   take_front_matter_suppressions(doc, def);
   finish_definition(kind, doc, start, missing_name_message(kind, "the front matter"), def);
 }

@@ -1,0 +1,23 @@
+// Which fields of a definition a change touched (DefinitionChange::fields,
+// ws-build(1), IMPACT): the two versions of a file read as their readers
+// read them, up to the object each format holds (JSON object, front matter,
+// C# header), and compared field by field.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libcheck/kinds.h"
+
+namespace ws::detail {
+
+// The top-level fields whose values differ between `before` and `after`
+// (bytes of one file of `kind`), sorted, then "body" when the text after a
+// C# header or a front matter differs (once, should a field be called so).
+// A side that does not read as an object (a syntax error, bytes that are not
+// UTF-8) has no fields, and then its body is all of its text. Nothing for a
+// kind that is never read.
+std::vector<std::string> changed_fields(const Kind& kind, std::string_view before, std::string_view after);
+
+}  // namespace ws::detail
