@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <map>
 
 #include "support/process.h"
 #include "support/temp_repo.h"
@@ -174,7 +175,74 @@ std::vector<std::string> gitlab_script() {
   return out;
 }
 
+// The one-line `run:` steps of docs/ci.md's GitHub recipe that call
+// ws-build, as the runner would run them.
+std::vector<std::string> github_steps() {
+  std::ifstream in(std::string(WS_SOURCE_DIR) + "/docs/ci.md");
+  std::string line;
+  bool in_github = false;
+  std::vector<std::string> out;
+  const std::string run = "        run: ";
+  while (std::getline(in, line)) {
+    if (line.rfind("## ", 0) == 0) in_github = line.find("GitHub") != std::string::npos;
+    if (in_github && line.rfind(run, 0) == 0 && line.find("ws-build") != std::string::npos)
+      out.push_back(line.substr(run.size()));
+  }
+  return out;
+}
+
+// Runs one recipe step with sh in `checkout`, the tools on PATH.
+RunResult run_step(const std::string& checkout, const std::string& step, const std::map<std::string, std::string>& env) {
+  wstest::RunOptions o = wstest::ws_options(checkout);
+  const char* path = std::getenv("PATH");
+  o.env["PATH"] = std::string(WS_BIN_DIR) + ":" + (path ? path : "/usr/bin:/bin");
+  for (const auto& [k, v] : env) o.env[k] = v;
+  return wstest::run({"sh", "-ec", step}, o);
+}
+
 }  // namespace
+
+TEST_CASE("merge result: docs/ci.md's GitHub recipe on the pull request's merge ref refuses the semantic conflict",
+          "[merge][ci]") {
+  Diverged d;
+  d.on("request", [&] { d.rename_billing(); }, "Rename the billing agent to Payments");
+  d.on("main", [&] { d.repo.write("ai-tools/TLescalate01.cs", kBillingEscalation); }, "Add a billing escalation tool");
+  // GitHub's test merge of the request into its base, as refs/pull/1/merge:
+  // it merges cleanly as text.
+  d.repo.git({"checkout", "-q", "--detach", "main"});
+  d.repo.git({"merge", "-q", "--no-ff", "-m", "Merge request into main", "request"});
+  d.repo.git({"update-ref", "refs/pull/1/merge", "HEAD"});
+  d.repo.git({"checkout", "-q", "main"});
+  // actions/checkout with fetch-depth 0: the whole history, the merge ref
+  // checked out detached, the base branch as origin/main.
+  wstest::TempDir runner;
+  const std::string checkout = runner.path() + "/checkout";
+  REQUIRE(wstest::run({"git", "clone", "-q", "--no-checkout", d.repo.path(), checkout}).status == 0);
+  REQUIRE(wstest::run({"git", "-C", checkout, "fetch", "-q", "origin", "refs/pull/1/merge"}).status == 0);
+  REQUIRE(wstest::run({"git", "-C", checkout, "checkout", "-q", "--detach", "FETCH_HEAD"}).status == 0);
+
+  const auto steps = github_steps();
+  REQUIRE(steps.size() == 2);
+  const std::map<std::string, std::string> env{{"WS_BASE", "origin/main"}};
+  auto sarif_step = run_step(checkout, steps[0], env);
+  INFO(steps[0] << "\n" << sarif_step.out << sarif_step.err);
+  CHECK(sarif_step.status == 0);  // the report is made; the gate below says no
+  std::ifstream in(checkout + "/ws.sarif");
+  auto sarif = nlohmann::json::parse(std::string(std::istreambuf_iterator<char>(in), {}));
+  const auto& results = sarif["runs"][0]["results"];
+  REQUIRE(results.size() == 1);
+  CHECK(results[0]["ruleId"] == "WS013");
+  CHECK(results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "ai-tools/TLescalate01.cs");
+  CHECK(results[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 3);
+
+  auto gate = run_step(checkout, steps[1], env);
+  INFO(steps[1] << "\n" << gate.out << gate.err);
+  CHECK(gate.status == 1);
+  CHECK(gate.out.rfind("::error file=ai-tools/TLescalate01.cs,line=3,col=14,", 0) == 0);
+  CHECK(gate.out.find("title=WS013::") != std::string::npos);
+  // What the merge ref holds is checked directly: origin/main is its parent.
+  CHECK(gate.err.find("merge") == std::string::npos);
+}
 
 TEST_CASE("merge result: docs/ci.md's GitLab recipe refuses a request that breaks the target's tip", "[merge][ci]") {
   Diverged d;

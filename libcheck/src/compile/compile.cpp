@@ -625,7 +625,7 @@ Result<BuildResult> build_with_cache(const Workspace& ws, const BuildOptions& op
     if (!view) return view.error();
     return compile_whole(**view, ws.kinds, ws.config, options, &cache);
   }
-  BaseIndex::Key key{cache_version(), ws.kinds.digest(), ws.view.base_commit(), ws.config.size_cap};
+  BaseIndex::Key key = compile_detail::base_index_key(ws);
   std::string file = compile_detail::base_index_file(ws.repo->common_dir(), key.base_commit);
   if (cache_loaded) {
     BaseIndex index;

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "git_util.h"
+#include "tree_merge.h"
 
 namespace ws {
 
@@ -74,10 +75,8 @@ Status resolve_to_rev_side(git_index* index, std::vector<Conflict>& conflicts) {
   return Ok{};
 }
 
-Result<std::string> write_merge_commit(git_repository* repo, git_index* index, git_commit* base, git_commit* rev) {
-  git_oid tree_id;
-  if (git_index_write_tree_to(&tree_id, index, repo) < 0)
-    return git::error(Errc::environment, "cannot write the merged tree");
+// The merge commit of `tree_id`, with parents `base` and `rev`.
+Result<std::string> write_merge_commit(git_repository* repo, const git_oid& tree_id, git_commit* base, git_commit* rev) {
   git_tree* raw_tree = nullptr;
   if (git_tree_lookup(&raw_tree, repo, &tree_id) < 0) return git::error(Errc::environment, "cannot read the merged tree");
   git::Tree tree(raw_tree);
@@ -90,6 +89,29 @@ Result<std::string> write_merge_commit(git_repository* repo, git_index* index, g
                         message.c_str(), tree.get(), 2, parents) < 0)
     return git::error(Errc::environment, "cannot write the merge commit");
   return git::to_hex(commit_id);
+}
+
+Result<std::string> write_merge_commit(git_repository* repo, git_index* index, git_commit* base, git_commit* rev) {
+  git_oid tree_id;
+  if (git_index_write_tree_to(&tree_id, index, repo) < 0)
+    return git::error(Errc::environment, "cannot write the merged tree");
+  return write_merge_commit(repo, tree_id, base, rev);
+}
+
+// The merged tree when no path changed on both sides since `merge_base`
+// (tree_merge.h); nullopt otherwise, and then libgit2 merges.
+std::optional<git_oid> merge_by_side(git_repository* repo, const git_oid& merge_base, git_commit* base, git_commit* rev) {
+  git_commit* raw = nullptr;
+  if (git_commit_lookup(&raw, repo, &merge_base) < 0) return std::nullopt;
+  git::Commit mb(raw);
+  git_tree *m = nullptr, *a = nullptr, *b = nullptr;
+  if (git_commit_tree(&m, mb.get()) < 0) return std::nullopt;
+  git::Tree mt(m);
+  if (git_commit_tree(&a, base) < 0) return std::nullopt;
+  git::Tree at(a);
+  if (git_commit_tree(&b, rev) < 0) return std::nullopt;
+  git::Tree bt(b);
+  return git::merge_trees_by_side(repo, mt.get(), at.get(), bt.get());
 }
 
 }  // namespace
@@ -116,6 +138,14 @@ Result<MergeResult> merge_for_check(const Repository& repo, const std::string& b
   auto rev = git::lookup_commit(r, rev_hex);
   if (!rev) return rev.error();
 
+  if (*mb)
+    if (auto tree = merge_by_side(r, **mb, base->get(), rev->get())) {
+      auto commit = write_merge_commit(r, *tree, base->get(), rev->get());
+      if (!commit) return commit.error();
+      result.commit = std::move(*commit);
+      result.merged = true;
+      return result;
+    }
   git_merge_options opts = GIT_MERGE_OPTIONS_INIT;
   opts.flags = static_cast<git_merge_flag_t>(opts.flags | GIT_MERGE_FIND_RENAMES);
   git_index* raw_index = nullptr;
