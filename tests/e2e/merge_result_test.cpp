@@ -10,6 +10,7 @@
 #include <iterator>
 #include <map>
 
+#include "support/hand_made.h"
 #include "support/process.h"
 #include "support/temp_repo.h"
 
@@ -155,6 +156,69 @@ TEST_CASE("merge result: a hostile commit subject on main reaches the note escap
   CHECK(r.out.find('\x1b') == std::string::npos);
   CHECK(r.out.find('\x07') == std::string::npos);
   CHECK(r.out.find("in " + added.substr(0, 12) + " 'Add ") != std::string::npos);
+}
+
+namespace {
+
+// A request written past git's checks, forked where `d` forked: the triage
+// agent's handoffs changed against main's change to them, as an executable
+// file (100755), beside a link (120000) to the billing agent and a gitlink
+// (160000); with `dot_git`, also a folder named '.git' holding a config.
+std::string hand_made_request(const Diverged& d, bool dot_git) {
+  const TempRepo& repo = d.repo;
+  std::string triage = repo.git({"show", d.fork + ":agents/AGtriage01.json"});
+  const std::string from = "\"handoffs\": [\"Billing\"]";
+  triage.replace(triage.find(from), from.size(), "\"handoffs\": [\"Billing\", \"Nobody\"]");
+  std::string tree = chomp(repo.git({"rev-parse", d.fork + "^{tree}"}));
+  tree = wstest::tree_with(repo, tree, "agents", {"100755", "AGtriage01.json", wstest::write_blob(repo, triage)});
+  tree = wstest::tree_with(repo, tree, "agents",
+                           {"120000", "AGlink01.json", wstest::write_blob(repo, "AGbilling01.json")});
+  tree = wstest::tree_with(repo, tree, "", {"160000", "vendor", d.fork});
+  if (dot_git) {
+    std::string config = wstest::write_blob(repo, "[core]\n\tworktree = /\n");
+    std::string folder = wstest::write_raw_tree(repo, {{"100644", "config", config}});
+    tree = wstest::tree_with(repo, tree, "", {"40000", ".git", folder});
+  }
+  return chomp(repo.git({"commit-tree", tree, "-p", d.fork, "-m", "Hand-made request"}));
+}
+
+}  // namespace
+
+TEST_CASE("merge result: a hand-made request with odd modes and a '.git' folder is refused by that path's rule",
+          "[merge][hostile]") {
+  Diverged d;
+  d.on("main", [&] {
+    d.repo.replace("agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": []");
+  }, "Stop handing off");
+  const std::string main = chomp(d.repo.git({"rev-parse", "main"}));
+  const std::string request = hand_made_request(d, /*dot_git=*/true);
+  const std::string before = d.state();
+  auto r = d.build({"--base", "main", "--rev", request});
+  CHECK(r.status == 1);
+  CHECK(r.out == "");
+  CHECK(r.err == "ws-build: cannot merge '" + request + "' into '" + main +
+                     "': refused path '.git/config': git-dir (a component is a spelling of '.git', git's own "
+                     "directory); rename that component\n");
+  CHECK(d.state() == before);
+
+  // Without the '.git' folder the same request merges: the conflict, the
+  // link and the gitlink are each the build's own one-line finding.
+  const std::string plain = hand_made_request(d, /*dot_git=*/false);
+  r = d.build({"--base", "main", "--rev", plain});
+  INFO(r.err);
+  CHECK(r.status == 1);
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "agents/AGlink01.json: error[WS017]: refused to read 'agents/AGlink01.json': symlink (links are never "
+        "followed)\n"
+        "agents/AGtriage01.json: error[WS021]: 'agents/AGtriage01.json' conflicts with 'main': git cannot merge "
+        "the change into it; rebase the change onto 'main' and resolve the conflict\n"
+        "agents/AGtriage01.json:8:28: error[WS010]: unresolved reference to agent 'Nobody'\n"
+        "  \"handoffs\": [\"Billing\", \"Nobody\"]\n"
+        "                           ^~~~~~\n"
+        "vendor: error[WS017]: refused to read 'vendor': submodule (a workspace holds plain files only)\n"
+        "4 errors in 3 files (3 files changed)\n");
+  CHECK(d.state() == before);
 }
 
 namespace {

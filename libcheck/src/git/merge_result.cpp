@@ -4,13 +4,13 @@
 #include <cstring>
 
 #include "git_util.h"
+#include "libcheck/path_policy.h"
 #include "tree_merge.h"
+#include "tree_pair_walk.h"
 
 namespace ws {
 
 namespace {
-
-using MergeIndex = git::Index;
 
 Result<git_oid> oid_of(const std::string& hex) {
   git_oid oid;
@@ -114,6 +114,53 @@ std::optional<git_oid> merge_by_side(git_repository* repo, const git_oid& merge_
   return git::merge_trees_by_side(repo, mt.get(), at.get(), bt.get());
 }
 
+// The tree of `commit`, or of the merge base (null when there is none).
+Result<git::Tree> tree_of(git_repository* repo, const git_oid* commit_id) {
+  if (!commit_id) return git::Tree();
+  git_commit* raw_commit = nullptr;
+  if (git_commit_lookup(&raw_commit, repo, commit_id) < 0) return git::error(Errc::environment, "cannot read a commit");
+  git::Commit commit(raw_commit);
+  git_tree* raw = nullptr;
+  if (git_commit_tree(&raw, commit.get()) < 0) return git::error(Errc::environment, "cannot read a commit's tree");
+  return git::Tree(raw);
+}
+
+// The first path `side` adds or changes since the merge base that the path
+// policy refuses (ws(7), PATH POLICY), nullopt when none. A secret's name is
+// not refused: only its content is never read, and the build says so.
+Result<std::optional<PathRejection>> refused_change(git_repository* repo, const git_tree* merge_base,
+                                                    const git_oid& side) {
+  auto to = tree_of(repo, &side);
+  if (!to) return to.error();
+  PathPolicy policy = read_policy();
+  policy.allow_secret_names = true;
+  std::optional<PathRejection> first;
+  auto st = git::walk_tree_pair(repo, merge_base, to->get(), /*unchanged=*/false, [&](const git::TreePair& p) {
+    if (!first && p.new_mode != 0) first = check_path(p.path, policy);
+  });
+  if (!st) return st.error();
+  return first;
+}
+
+// Why libgit2 would not merge, said as the path policy says it: its merge
+// refuses a path git would not check out (a '.git' component, as git does),
+// and its message names neither the rule nor what to do. The change's path
+// comes first, then the target's; libgit2's own error when neither holds one.
+Error merge_failure(git_repository* repo, const std::optional<git_oid>& merge_base, const git_oid& rev,
+                    const git_oid& base, const std::string& what) {
+  Error failed = git::error(Errc::environment, what);
+  auto from = tree_of(repo, merge_base ? &*merge_base : nullptr);
+  if (!from) return failed;
+  for (const git_oid* side : {&rev, &base}) {
+    auto rejected = refused_change(repo, from->get(), *side);
+    if (!rejected) return rejected.error();
+    if (*rejected)
+      return make_error(Errc::refused, what + ": " + (*rejected)->message(), (*rejected)->path,
+                        to_rule((*rejected)->rule));
+  }
+  return failed;
+}
+
 }  // namespace
 
 Result<MergeResult> merge_for_check(const Repository& repo, const std::string& base_hex, const std::string& rev_hex) {
@@ -150,8 +197,8 @@ Result<MergeResult> merge_for_check(const Repository& repo, const std::string& b
   opts.flags = static_cast<git_merge_flag_t>(opts.flags | GIT_MERGE_FIND_RENAMES);
   git_index* raw_index = nullptr;
   if (git_merge_commits(&raw_index, r, base->get(), rev->get(), &opts) < 0)
-    return git::error(Errc::environment, "cannot merge '" + rev_hex + "' into '" + base_hex + "'");
-  MergeIndex index(raw_index);
+    return merge_failure(r, *mb, *rev_id, *base_id, "cannot merge '" + rev_hex + "' into '" + base_hex + "'");
+  git::Index index(raw_index);
   auto conflicts = conflicts_of(index.get());
   if (!conflicts) return conflicts.error();
   if (auto st = resolve_to_rev_side(index.get(), *conflicts); !st) return st.error();

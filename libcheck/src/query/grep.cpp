@@ -31,7 +31,7 @@ Result<SymbolQuery> parse_symbol(const KindPack& kinds, std::string_view symbol)
     from = dot + 1;
   }
   auto bad = [&](const std::string& why) {
-    return make_error(Errc::usage, "invalid symbol '" + q.text + "': " + why, q.text, "symbol");
+    return make_error(Errc::usage, "invalid symbol '" + q.text + "': " + why, q.text, Rule::symbol);
   };
   if (parts.size() < 2 || parts.size() > 3 || std::any_of(parts.begin(), parts.end(), [](auto p) { return p.empty(); }))
     return bad("write Root.Name or Root.Name.Member, e.g. 'Agents.Triage' or 'N.Ticket.Status'");
@@ -197,11 +197,10 @@ class Search {
   // hard links: both are links. A working-tree file found to hold a
   // secret's bytes is skipped like one the view knew to hold them.
   static void unreadable(Job& job, const Error& why) {
-    const std::string& rule = why.rule;
-    job.outcome = rule == "symlink"     ? Outcome::link
-                  : rule == "hard-link" ? Outcome::hard_link
-                  : rule == "secret"    ? Outcome::secret
-                                        : Outcome::error;
+    job.outcome = why.rule == Rule::symlink     ? Outcome::link
+                  : why.rule == Rule::hard_link ? Outcome::hard_link
+                  : why.rule == Rule::secret    ? Outcome::secret
+                                                : Outcome::error;
     if (job.outcome == Outcome::error) {
       job.found = std::make_unique<Found>();
       job.found->error = why;
@@ -367,7 +366,8 @@ Result<std::vector<SymbolQuery>> check_request(const KindPack& kinds, const Grep
       return make_error(Errc::usage, "unknown kind '" + k + "'; known kinds: " + known, k);
     }
     if (kind->never_read)
-      return make_error(Errc::usage, "kind '" + k + "' is never searched: its content is never opened", k, "secret");
+      return make_error(Errc::usage, "kind '" + k + "' is never searched: its content is never opened", k,
+                        Rule::secret);
   }
   if (!o.ref.empty() && !o.defines.empty())
     return make_error(Errc::usage, "--ref and --defines are exclusive: pick one");
@@ -379,7 +379,7 @@ Result<std::vector<SymbolQuery>> check_request(const KindPack& kinds, const Grep
     if (!q) return q.error();
     if (!o.defines.empty() && q->kind->never_read)
       return make_error(Errc::usage, "secret '" + q->text + "' is never searched: its content is never opened",
-                        q->text, "secret");
+                        q->text, Rule::secret);
     queries.push_back(std::move(q).value());
   }
   return queries;
@@ -446,7 +446,7 @@ std::vector<Job> choose_files(const View& view, const KindPack& kinds, const Gre
     }
     if (e.mode == kModeLink || e.mode == kModeGitlink) { summary.links_skipped.push_back(e.path); continue; }
     if (auto rej = routes.path_ok[at] ? std::nullopt : check_path(e.path, read_policy())) {
-      summary.errors.push_back(make_error(Errc::refused, rej->message(), e.path, path_rule_name(rej->rule)));
+      summary.errors.push_back(make_error(Errc::refused, rej->message(), e.path, to_rule(rej->rule)));
       continue;
     }
     if (!o.kinds.empty() && (!kind || std::find(o.kinds.begin(), o.kinds.end(), kind->name) == o.kinds.end())) continue;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "libcheck/path_policy.h"
+#include "libcheck/path_route.h"
 #include "libcheck/reader.h"
 #include "parallel.h"
 
@@ -40,7 +41,7 @@ std::optional<Error> unknown_kind(const Workspace& ws, const ListOptions& option
 class Selection {
  public:
   Selection(const Workspace& ws, const ListOptions& options)
-      : ws_(ws), options_(options), spec_hit_(options.pathspecs.size(), false) {
+      : ws_(ws), options_(options), spec_hit_(options.pathspecs.size(), false), router_(ws.kinds) {
     want_secrets_ = std::find(options.kinds.begin(), options.kinds.end(), "secret") != options.kinds.end();
     policy_ = read_policy();
     policy_.allow_secret_names = want_secrets_;
@@ -67,17 +68,18 @@ class Selection {
 
   // Entry `e` to the entries or the refusals; nowhere when the options leave it out.
   void add(const ViewEntry& e, Listing& out) {
-    const Kind* kind = ws_.kinds.route(e.path);
+    const Kind* kind = router_.route(e.path);
     // Secrets are listed by name, and only on request; another path holding
     // a secret's bytes is refused by path, like a link (secrets.h).
-    if (e.status != ChangeStatus::deleted && ws_.view.holds_secret_bytes(e)) {
-      out.refused.push_back(make_error(Errc::refused, secret_bytes_refusal(e.path), e.path, "secret"));
+    const bool secret = ws_.view.is_secret(e);
+    if (secret && e.status != ChangeStatus::deleted && ws_.view.holds_secret_bytes(e)) {
+      out.refused.push_back(make_error(Errc::refused, secret_bytes_refusal(e.path), e.path, Rule::secret));
       return;
     }
     if ((is_secret_path(e.path) || (kind && kind->never_read)) && !want_secrets_) return;
     if (auto rej = check_path(e.path, policy_)) {
       if (rej->rule != PathRule::secret)
-        out.refused.push_back(make_error(Errc::refused, rej->message(), e.path, path_rule_name(rej->rule)));
+        out.refused.push_back(make_error(Errc::refused, rej->message(), e.path, to_rule(rej->rule)));
       return;
     }
     if (e.mode == kModeLink || e.mode == kModeGitlink) {
@@ -86,7 +88,7 @@ class Selection {
           "refused path '" + e.path + "': " +
               (e.mode == kModeLink ? "symlink (links are never followed; replace it with the file itself)"
                                    : "submodule (a workspace holds plain files only)"),
-          e.path, e.mode == kModeLink ? "symlink" : "submodule"));
+          e.path, e.mode == kModeLink ? Rule::symlink : Rule::submodule));
       return;
     }
     if (!options_.kinds.empty() &&
@@ -96,7 +98,8 @@ class Selection {
     le.entry = &e;
     le.kind = kind;
     le.config = !kind && is_workspace_config_path(e.path);
-    le.secret = never_read(ws_.view, e, kind);
+    le.not_definition = !kind && !le.config && is_not_definition(ws_.kinds, ws_.config, e.path);
+    le.secret = secret || (kind && kind->never_read);  // never_read(), is_secret() known
     out.entries.push_back(std::move(le));
   }
 
@@ -105,6 +108,9 @@ class Selection {
   std::vector<bool> spec_hit_;
   bool want_secrets_ = false;
   PathPolicy policy_;
+  // The view is in path order: the router compares each folder with the
+  // kinds' folders once, and still checks every file's own name.
+  KindPack::Router router_;
 };
 
 // A working-tree file with several hard links is refused like a symlink,
@@ -136,7 +142,7 @@ void add_names(const Workspace& ws, Listing& out) {
     le.size = ws.view.content().size_of(e);
     if (!le.kind) return;
     auto bytes = ws.view.read(e);
-    if (!bytes && bytes.error().rule == path_rule_name(PathRule::secret)) secret_bytes[i] = bytes.error();
+    if (!bytes && bytes.error().rule == Rule::secret) secret_bytes[i] = bytes.error();
     if (!bytes) return;
     if (!le.size) le.size = bytes->size();
     Definition d = read_definition(*le.kind, e.path, *bytes, ws.kinds);
