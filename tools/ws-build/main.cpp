@@ -36,13 +36,7 @@ struct Options {
   std::vector<std::string> pathspecs;
 };
 
-}  // namespace
-
-int wstools::run_build(int argc, char** argv) {
-  Options o;
-  wscli::App app{"Compile the pending changes of the view against the base plus those changes, and report "
-               "every error with its file, line and column.",
-               kTool};
+void add_options(wscli::App& app, Options& o) {
   app.get_formatter()->column_width(30);
   wscli::add_common_options(app, o.common, /*with_z=*/false);
   wscli::add_view_options(app, o.view);
@@ -62,6 +56,61 @@ int wstools::run_build(int argc, char** argv) {
   wscli::add_progress_options(app, o.progress);
   app.add_option("pathspec", o.pathspecs, "only compile changes to these paths, folders or globs, from the current folder (':/' for the root)")
       ->type_name("PATHSPEC");
+}
+
+// A pathspec naming nothing in the view is a typo, not a clean build: the
+// exit code after saying so, else 0.
+int refuse_unmatched(const ws::Workspace& workspace, const std::vector<ws::Pathspec>& specs) {
+  std::vector<std::size_t> unmatched;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const auto& entries = workspace.view.entries();
+    if (std::none_of(entries.begin(), entries.end(), [&](const ws::ViewEntry& e) {
+          return ws::pathspec_matches(specs[i], e.path) ||
+                 (!e.old_path.empty() && ws::pathspec_matches(specs[i], e.old_path));
+        }))
+      unmatched.push_back(i);
+  }
+  return wscli::report_unmatched(kTool, specs, unmatched);
+}
+
+// The findings in `format` on stdout, paths from the current folder; with
+// `impact`, the Impact section before them (human) or the plan records
+// before the summary (json).
+void render(const Options& o, ws::OutputFormat format, const ws::Workspace& w, const ws::PathPrefix& prefix,
+            const ws::BuildResult& result, const ws::ChangeImpact* impact) {
+  ws::RenderOptions ro;
+  ro.color = format == ws::OutputFormat::human && wscli::use_color(o.common, stdout);
+  ro.tool_version = ws::tool_version();
+  ro.warnings_fail = o.werror;
+  if (!prefix.folder.empty())
+    ro.shown_path = [&prefix](const std::string& path) { return ws::path_from_prefix(path, prefix); };
+  // Source lines to quote; never a secret's (the view refuses to read one).
+  ro.source = [&w](const std::string& path) { return ws::read_view_path(w, path); };
+  if (impact && format == ws::OutputFormat::human) std::cout << wscli::impact_text(*impact, ro.shown_path);
+  auto consumer = ws::make_consumer(format, std::cout, ro);
+  consumer->begin();
+  for (const auto& d : result.diagnostics) consumer->diagnostic(d);
+  if (impact && format == ws::OutputFormat::json)
+    for (auto& record : ws::plan_records(*impact)) std::cout << ws::json_text(std::move(record)) << '\n';
+  consumer->end(result.summary);
+  std::cout.flush();
+}
+
+void print_stats(const Options& o, const ws::BuildStats& st) {
+  if (o.stats) fmt::print(stderr, "parsed {}, cache hits {}, cache misses {}\n", st.parsed, st.cache_hits, st.cache_misses);
+  if (o.stats && st.partly_read > 0)
+    fmt::print(stderr, "partly read {} (checked files whose references may be incomplete)\n", st.partly_read);
+  if (!st.cache_error.empty()) wscli::print_warning(kTool, st.cache_error);
+}
+
+}  // namespace
+
+int wstools::run_build(int argc, char** argv) {
+  Options o;
+  wscli::App app{"Compile the pending changes of the view against the base plus those changes, and report "
+               "every error with its file, line and column.",
+               kTool};
+  add_options(app, o);
   if (auto code = wscli::parse(app, argc, argv, o.common, kTool)) return *code;
 
   if (o.common.json && !o.format.empty() && o.format != "json")
@@ -88,18 +137,7 @@ int wstools::run_build(int argc, char** argv) {
   const ws::PathPrefix prefix = wscli::path_prefix(*workspace, o.common);
   auto specs = wscli::parse_pathspecs_or_report(kTool, o.pathspecs, prefix, code);
   if (!specs) return code;
-
-  // A pathspec naming nothing in the view is a typo, not a clean build.
-  std::vector<std::size_t> unmatched;
-  for (std::size_t i = 0; i < specs->size(); ++i) {
-    const auto& entries = workspace->view.entries();
-    if (std::none_of(entries.begin(), entries.end(), [&](const ws::ViewEntry& e) {
-          return ws::pathspec_matches((*specs)[i], e.path) ||
-                 (!e.old_path.empty() && ws::pathspec_matches((*specs)[i], e.old_path));
-        }))
-      unmatched.push_back(i);
-  }
-  if (int unmatched_code = wscli::report_unmatched(kTool, *specs, unmatched)) return unmatched_code;
+  if (int unmatched_code = refuse_unmatched(*workspace, *specs)) return unmatched_code;
 
   ws::BuildOptions bo;
   bo.all = o.all;
@@ -114,30 +152,8 @@ int wstools::run_build(int argc, char** argv) {
   auto result = ws::build(*workspace, bo);
   if (!result) return wscli::report_error(kTool, result.error());
 
-  ws::RenderOptions ro;
-  ro.color = format == ws::OutputFormat::human && wscli::use_color(o.common, stdout);
-  ro.tool_version = ws::tool_version();
-  ro.warnings_fail = o.werror;
-  if (!prefix.folder.empty())
-    ro.shown_path = [&prefix](const std::string& path) { return ws::path_from_prefix(path, prefix); };
-  const ws::Workspace& w = *workspace;
-  // Source lines to quote; never a secret's (the view refuses to read one).
-  ro.source = [&w](const std::string& path) { return ws::read_view_path(w, path); };
-  if (o.impact && format == ws::OutputFormat::human) std::cout << wscli::impact_text(impact, ro.shown_path);
-  auto consumer = ws::make_consumer(format, std::cout, ro);
-  consumer->begin();
-  for (const auto& d : result->diagnostics) consumer->diagnostic(d);
-  if (o.impact && format == ws::OutputFormat::json)
-    for (auto& record : ws::plan_records(impact)) std::cout << ws::json_text(std::move(record)) << '\n';
-  consumer->end(result->summary);
-  std::cout.flush();
-
-  const ws::BuildStats& st = result->stats;
-  if (o.stats) fmt::print(stderr, "parsed {}, cache hits {}, cache misses {}\n", st.parsed, st.cache_hits, st.cache_misses);
-  if (o.stats && st.partly_read > 0)
-    fmt::print(stderr, "partly read {} (checked files whose references may be incomplete)\n", st.partly_read);
-  if (!st.cache_error.empty()) wscli::print_warning(kTool, st.cache_error);
-
+  render(o, format, *workspace, prefix, *result, o.impact ? &impact : nullptr);
+  print_stats(o, result->stats);
   const ws::BuildSummary& s = result->summary;
   wscli::exit_without_teardown(s.errors > 0 || (o.werror && s.warnings > 0) ? wscli::kExitFailed : wscli::kExitOk);
 }

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -119,38 +120,31 @@ void print_stats(const ws::GrepSummary& s) {
     fmt::print(stderr, "{}: skipped '{}': it holds a secret's bytes, which are never searched or shown\n", kTool, p);
 }
 
-}  // namespace
+constexpr const char* kFooter =
+    "Every non-secret file of the view is searched (unrouted files and .ws/ included); --kind restricts "
+    "to definitions. .secrets/ is never opened; links and submodules are never followed; files with "
+    "several hard links and binary files are skipped (listed by --stats).\n"
+    "-C is context, as in grep and rg; --directory DIR is the other tools' -C DIR.\n"
+    "--json records: \"match\" (one per match), \"context\", \"file\" (with -l, -L or -c), \"Grep-Truncated\", "
+    "and a final \"summary\".\n"
+    "Exit status: 0 a match, 1 no match, 2 an error (then one line on stderr says which).";
 
-int wstools::run_grep(int argc, char** argv) {
-  Options o;
-  wscli::App app{"Search the files of the view (base + pending changes) with RE2, printed like "
-               "'rg --no-heading'.\n  ws-grep [OPTIONS] PATTERN [PATHSPEC...]\n"
-               "  ws-grep [OPTIONS] (-e PATTERN | --ref SYMBOL | --defines SYMBOL)... [PATHSPEC...]",
-               kTool};
-  app.get_formatter()->column_width(34);
-  app.footer(
-      "Every non-secret file of the view is searched (unrouted files and .ws/ included); --kind restricts "
-      "to definitions. .secrets/ is never opened; links and submodules are never followed; files with "
-      "several hard links and binary files are skipped (listed by --stats).\n"
-      "-C is context, as in grep and rg; --directory DIR is the other tools' -C DIR.\n"
-      "--json records: \"match\" (one per match), \"context\", \"file\" (with -l, -L or -c), \"Grep-Truncated\", "
-      "and a final \"summary\".\n"
-      "Exit status: 0 a match, 1 no match, 2 an error (then one line on stderr says which).");
-  add_options(app, o);
-  if (auto code = wscli::parse(app, argc, argv, o.common, kTool)) return *code;
-
-  ws::GrepOptions g;
-  g.patterns = o.regexps;
-  std::vector<std::string> specs_in = o.args;
+// The first argument is the pattern unless -e, --ref, --defines or --files
+// gave what to search for; the rest are pathspecs. An exit code when none is.
+std::optional<int> take_pattern(const Options& o, ws::GrepOptions& g, std::vector<std::string>& specs_in) {
   bool structural = !o.ref.empty() || !o.defines.empty();
-  if (g.patterns.empty() && !structural && !o.rg.list_files) {
-    if (specs_in.empty()) {
-      fmt::print(stderr, "{}: missing PATTERN; see '{} --help'\n", kTool, kTool);
-      return wscli::kExitUsage;
-    }
-    g.patterns.push_back(specs_in.front());
-    specs_in.erase(specs_in.begin());
+  if (!g.patterns.empty() || structural || o.rg.list_files) return std::nullopt;
+  if (specs_in.empty()) {
+    fmt::print(stderr, "{}: missing PATTERN; see '{} --help'\n", kTool, kTool);
+    return wscli::kExitUsage;
   }
+  g.patterns.push_back(specs_in.front());
+  specs_in.erase(specs_in.begin());
+  return std::nullopt;
+}
+
+// The search the options ask for, but the pathspecs and rg's flags.
+void set_search(const Options& o, ws::GrepOptions& g) {
   g.fixed_strings = o.fixed;
   g.ignore_case = o.ignore_case;
   g.word = o.word;
@@ -179,25 +173,30 @@ int wstools::run_grep(int argc, char** argv) {
   // -q asks only whether there is a match: the first one ends the search,
   // unless --stats asks for the counts of a whole one (as rg).
   g.stop_at_first = o.common.quiet && !o.stats;
-  if (auto applied = wsgrep::apply_rg_flags(app, o.rg, g); !applied) return wscli::report_error(kTool, applied.error());
+}
 
-  o.base_only = app.get_option("--base")->count() > 0;
-  wscli::ViewOptions view = o.view;
+// The view to search; an exit code when --base is given with another view.
+std::optional<int> view_to_search(const Options& o, const ws::GrepOptions& g, wscli::ViewOptions& view) {
+  view = o.view;
   // A search needs the files of the view, not their status against HEAD;
   // --ref does, to answer unchanged files from the base's index.
   view.statuses = !g.ref.empty();
-  if (o.base_only) {
-    if (o.view.staged || !o.view.rev.empty() || !o.view.proposal.empty()) {
-      fmt::print(stderr, "{}: --base searches the committed base only; drop --staged, --rev or --proposal\n", kTool);
-      return wscli::kExitUsage;
-    }
-    // The base's own tree as a revision view: every entry is unchanged and
-    // read from the object database, never from the working tree.
-    std::string rev = o.view.base.empty() ? "HEAD" : o.view.base;
-    view.rev = rev;
-    view.base = rev;
+  if (!o.base_only) return std::nullopt;
+  if (o.view.staged || !o.view.rev.empty() || !o.view.proposal.empty()) {
+    fmt::print(stderr, "{}: --base searches the committed base only; drop --staged, --rev or --proposal\n", kTool);
+    return wscli::kExitUsage;
   }
+  // The base's own tree as a revision view: every entry is unchanged and
+  // read from the object database, never from the working tree.
+  std::string rev = o.view.base.empty() ? "HEAD" : o.view.base;
+  view.rev = rev;
+  view.base = rev;
+  return std::nullopt;
+}
 
+// Opens the view, searches it, prints what was found; exits.
+int search(const Options& o, const wscli::ViewOptions& view, ws::GrepOptions& g,
+           const std::vector<std::string>& specs_in) {
   int code = 0;
   auto workspace = wscli::open_or_report(kTool, o.common, view, code);
   if (!workspace) return code;
@@ -221,4 +220,30 @@ int wstools::run_grep(int argc, char** argv) {
   // view is left to the kernel, as in ws-build and ws-ls.
   if (!summary->errors.empty()) wscli::exit_without_teardown(wscli::kExitUsage);
   wscli::exit_without_teardown(summary->results ? wscli::kExitOk : wscli::kExitFailed);
+}
+
+}  // namespace
+
+int wstools::run_grep(int argc, char** argv) {
+  Options o;
+  wscli::App app{"Search the files of the view (base + pending changes) with RE2, printed like "
+               "'rg --no-heading'.\n  ws-grep [OPTIONS] PATTERN [PATHSPEC...]\n"
+               "  ws-grep [OPTIONS] (-e PATTERN | --ref SYMBOL | --defines SYMBOL)... [PATHSPEC...]",
+               kTool};
+  app.get_formatter()->column_width(34);
+  app.footer(kFooter);
+  add_options(app, o);
+  if (auto code = wscli::parse(app, argc, argv, o.common, kTool)) return *code;
+
+  ws::GrepOptions g;
+  g.patterns = o.regexps;
+  std::vector<std::string> specs_in = o.args;
+  if (auto code = take_pattern(o, g, specs_in)) return *code;
+  set_search(o, g);
+  if (auto applied = wsgrep::apply_rg_flags(app, o.rg, g); !applied) return wscli::report_error(kTool, applied.error());
+
+  o.base_only = app.get_option("--base")->count() > 0;
+  wscli::ViewOptions view;
+  if (auto code = view_to_search(o, g, view)) return *code;
+  return search(o, view, g, specs_in);
 }

@@ -120,6 +120,95 @@ struct TableBuild {
   static constexpr std::uint32_t kNoDef = 0xffffffffu;
 };
 
+std::uint32_t kind_index(const KindPack& kinds, const Kind* k) {
+  return static_cast<std::uint32_t>(k - kinds.kinds().data());
+}
+
+// The symbols' and references' tables of a base index, laid out for the file.
+struct Tables {
+  std::string names;
+  std::vector<std::uint32_t> lists;
+  std::string sym_keys, ref_keys;
+  std::vector<std::uint32_t> sym_slots, ref_slots;
+  std::size_t sym_count = 0, ref_count = 0;
+};
+
+// One table at a time, each let go once written out: the first build of a
+// base has the most in memory already.
+Tables build_tables(const KindPack& kinds, const std::vector<BaseIndex::Entry>& entries) {
+  const std::size_t kind_count = kinds.kinds().size();
+  Tables t;
+  {
+    TableBuild symbols(kind_count);
+    for (std::size_t d = 0; d < entries.size(); ++d)
+      if (entries[d].rec.has_name())
+        symbols.add(kind_index(kinds, entries[d].kind), entries[d].rec.name(), static_cast<std::uint32_t>(d));
+    t.sym_slots = symbols.write(t.sym_keys, t.lists, t.names);
+    t.sym_count = symbols.keys.size();
+  }
+  {
+    TableBuild references(kind_count);
+    for (std::size_t d = 0; d < entries.size(); ++d)
+      entries[d].rec.for_each_ref([&](const RefView& r) {
+        if (const Kind* k = kinds.by_name(r.target_kind))
+          references.add(kind_index(kinds, k), r.name, static_cast<std::uint32_t>(d));
+      });
+    t.ref_slots = references.write(t.ref_keys, t.lists, t.names);
+    t.ref_count = references.keys.size();
+  }
+  return t;
+}
+
+// The file's header: its key and the sizes of what follows.
+std::string index_head(const BaseIndex::Key& key, std::size_t kind_count, const std::vector<BaseIndex::Entry>& entries,
+                       const Tables& t) {
+  std::uint64_t blob = 0;
+  std::size_t read = 0;
+  for (const BaseIndex::Entry& v : entries) {
+    blob += v.path.size() + v.rec.bytes().size();
+    if (!v.kind->never_read) ++read;
+  }
+  std::string head;
+  head.append(kMagic);
+  put_u32(head, BaseIndex::kFormatVersion);
+  put_str(head, key.tool_version);
+  put_str(head, key.kind_digest);
+  put_str(head, key.base_commit);
+  put_u64(head, key.size_cap);
+  put_u32(head, kind_count);
+  put_u32(head, entries.size());
+  put_u32(head, read);
+  put_u32(head, t.sym_count);
+  put_u32(head, t.ref_count);
+  put_u32(head, t.sym_slots.size());
+  put_u32(head, t.ref_slots.size());
+  put_u32(head, t.lists.size());
+  put_u32(head, t.names.size());
+  put_u64(head, blob);
+  return head;
+}
+
+// The definitions' table, laid out as it is written.
+void put_definitions(detail::CacheWriter& out, const KindPack& kinds, const std::vector<BaseIndex::Entry>& entries) {
+  std::uint64_t at = 0;
+  std::string def;
+  for (const BaseIndex::Entry& v : entries) {
+    std::string_view record = v.rec.bytes();
+    def.clear();
+    put_u32(def, at);
+    put_u32(def, v.path.size());
+    at += v.path.size();
+    put_u32(def, at);
+    put_u32(def, record.size());
+    at += record.size();
+    put_u16(def, kind_index(kinds, v.kind));
+    put_u16(def, v.kind->never_read ? 1 : 0);
+    put_u32(def, BaseIndex::kNoItem);
+    put_u64(def, def_hash(v.path, record));
+    out.put(def);
+  }
+}
+
 }  // namespace
 
 BaseIndex::BaseIndex(BaseIndex&& o) noexcept { *this = std::move(o); }
@@ -146,87 +235,21 @@ BaseIndex& BaseIndex::operator=(BaseIndex&& o) noexcept {
 
 Status BaseIndex::write(const std::string& file, const KindPack& kinds, const std::vector<Entry>& entries,
                         const Key& key) {
-  const std::size_t kind_count = kinds.kinds().size();
-  auto kind_index = [&](const Kind* k) { return static_cast<std::uint32_t>(k - kinds.kinds().data()); };
-  std::uint64_t blob = 0;
-  std::size_t read = 0;
-  for (const Entry& v : entries) {
-    blob += v.path.size() + v.rec.bytes().size();
-    if (!v.kind->never_read) ++read;
-  }
-  // One table at a time, each let go once written out: the first build of
-  // a base has the most in memory already.
-  std::string names;
-  std::vector<std::uint32_t> lists;
-  std::string sym_keys, ref_keys;
-  std::vector<std::uint32_t> sym_slots, ref_slots;
-  std::size_t sym_count = 0, ref_count = 0;
-  {
-    TableBuild symbols(kind_count);
-    for (std::size_t d = 0; d < entries.size(); ++d)
-      if (entries[d].rec.has_name())
-        symbols.add(kind_index(entries[d].kind), entries[d].rec.name(), static_cast<std::uint32_t>(d));
-    sym_slots = symbols.write(sym_keys, lists, names);
-    sym_count = symbols.keys.size();
-  }
-  {
-    TableBuild references(kind_count);
-    for (std::size_t d = 0; d < entries.size(); ++d)
-      entries[d].rec.for_each_ref([&](const RefView& r) {
-        if (const Kind* k = kinds.by_name(r.target_kind))
-          references.add(kind_index(k), r.name, static_cast<std::uint32_t>(d));
-      });
-    ref_slots = references.write(ref_keys, lists, names);
-    ref_count = references.keys.size();
-  }
-
-  std::string head;
-  head.append(kMagic);
-  put_u32(head, kFormatVersion);
-  put_str(head, key.tool_version);
-  put_str(head, key.kind_digest);
-  put_str(head, key.base_commit);
-  put_u64(head, key.size_cap);
-  put_u32(head, kind_count);
-  put_u32(head, entries.size());
-  put_u32(head, read);
-  put_u32(head, sym_count);
-  put_u32(head, ref_count);
-  put_u32(head, sym_slots.size());
-  put_u32(head, ref_slots.size());
-  put_u32(head, lists.size());
-  put_u32(head, names.size());
-  put_u64(head, blob);
+  Tables tables = build_tables(kinds, entries);
+  std::string head = index_head(key, kinds.kinds().size(), entries, tables);
   return detail::replace_cache_file(file, "the base index", [&](int fd) {
     // Streamed: the index is never laid out whole in memory (42 MB at
     // 100,000 definitions, written by the first build of a base, which has
     // the most in memory already).
     detail::CacheWriter out(fd);
     out.put(head);
-    // The definitions' table, laid out as it is written.
-    std::uint64_t at = 0;
-    std::string def;
-    for (const Entry& v : entries) {
-      std::string_view record = v.rec.bytes();
-      def.clear();
-      put_u32(def, at);
-      put_u32(def, v.path.size());
-      at += v.path.size();
-      put_u32(def, at);
-      put_u32(def, record.size());
-      at += record.size();
-      put_u16(def, kind_index(v.kind));
-      put_u16(def, v.kind->never_read ? 1 : 0);
-      put_u32(def, kNoItem);
-      put_u64(def, def_hash(v.path, record));
-      out.put(def);
-    }
-    out.put(sym_keys);
-    out.put(ref_keys);
-    for (auto slot : sym_slots) out.u32(slot);
-    for (auto slot : ref_slots) out.u32(slot);
-    for (auto d : lists) out.u32(d);
-    out.put(names);
+    put_definitions(out, kinds, entries);
+    out.put(tables.sym_keys);
+    out.put(tables.ref_keys);
+    for (auto slot : tables.sym_slots) out.u32(slot);
+    for (auto slot : tables.ref_slots) out.u32(slot);
+    for (auto d : tables.lists) out.u32(d);
+    out.put(tables.names);
     out.put_checksum();
     // The blob, from the definitions' own bytes.
     for (const Entry& v : entries) {

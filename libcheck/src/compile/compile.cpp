@@ -206,229 +206,326 @@ struct Reading {
   std::unique_ptr<compile_detail::ByteArena> own_arena = std::make_unique<compile_detail::ByteArena>();
 };
 
-// Reads the entries of `view` into items: every entry, or with `base` (an
-// index of the view's base commit) the changed ones only, their base sides
-// taken from it where it has them.
-Result<Reading> read_items(const View& view, const KindPack& kinds, const WorkspaceConfig& config,
-                           const BuildOptions& options, DefinitionCache* cache, const BaseIndex* base) {
-  Reading reading;
-  BuildResult& result = reading.result;
-  BuildSummary& summary = result.summary;
-  summary.all = options.all;
-  std::vector<Diagnostic>& diags = reading.diags;
-  const PathPolicy policy = changeset_policy(config);
-  const PathPolicy view_policy = view_read_policy();
-
-  std::vector<Item>& items = reading.items;
-  items.reserve(base ? 16 : view.entries().size());
-  std::vector<Job> jobs;
-  auto from_cache = [&](Side& side, const std::string& blob) {
-    if (!cache || blob.empty()) return false;
-    auto rec = cache->find(blob, side.kind->name);
-    if (!rec) {
-      ++result.stats.cache_misses;
-      return false;
-    }
-    RecordView rv(*rec);
-    if (!rv.valid()) {
-      ++result.stats.cache_misses;
-      return false;
-    }
-    ++result.stats.cache_hits;
-    side.rec = rv;
-    side.present = true;
-    return true;
-  };
-  auto add_job = [&](std::size_t i, bool base_side, Job::Source source, bool cacheable, bool looked_up = false) {
-    Job j;
-    j.looked_up = looked_up;
-    j.item = i;
-    j.base_side = base_side;
-    j.source = source;
-    j.cacheable = cacheable && cache;
-    if (j.cacheable) j.use = cache->reserve_use();
-    jobs.push_back(std::move(j));
-  };
-
-  // Records live in the cache's arena when there is a cache (it saves them
-  // after this returns), else in one of this build's own.
-  compile_detail::ByteArena& arena = cache ? cache->arena() : *reading.own_arena;
-  // Secrets: the name is the file name; the content is never opened. Read
-  // here rather than by a parse job: it costs nothing, and a warm build
-  // whose only jobs were secrets started a thread for them.
-  auto name_only = [&](Side& side) {
-    side.rec = RecordView(arena.store(compile_detail::encode_record(read_definition(*side.kind, side.path, {}, kinds))));
-    side.present = side.rec.valid();
-  };
-
-  // The base side of a changed item, from the index when it has the path.
-  auto from_index = [&](Side& side) {
-    if (!base) return false;
-    auto d = base->find_path(side.path);
-    if (!d) return false;
-    auto b = base->def(*d);
-    if (!b || b->kind != side.kind || !b->rec.valid()) return false;
-    side.rec = b->rec;
-    side.present = true;
-    return true;
-  };
-
-  for (const ViewEntry& e : view.entries()) {
-    if (base && e.status == ChangeStatus::unchanged) continue;
-    const std::size_t i = items.size();
-    Item& it = items.emplace_back();
-    it.entry = &e;
-    it.changed = e.status != ChangeStatus::unchanged;
-    it.in_scope = any_pathspec_matches(options.pathspecs, e.path) ||
-                  (!e.old_path.empty() && any_pathspec_matches(options.pathspecs, e.old_path));
-    bool deleted = e.status == ChangeStatus::deleted;
-    bool report = it.in_scope && (it.changed || options.all);
-    if (it.changed && it.in_scope) ++summary.files_changed;
-
-    // A changed path must be one the branch may take (the write policy: no
-    // protected path); an unchanged one only one a view may hold. A path the
-    // view policy refuses is not read at all; a protected one still is, so
-    // the overlay stays right and the refusal is the one finding.
-    bool refused = false;
-    if (report) {
-      for (const std::string* p : {&e.path, &e.old_path}) {
-        if (p->empty()) continue;
-        if (auto rej = check_path(*p, it.changed ? policy : view_policy)) {
-          diags.push_back(make_file_diag(DiagCode::path_refused, e.path, rej->message()));
-          break;
-        }
-      }
-    }
-    for (const std::string* p : {&e.path, &e.old_path})
-      if (!p->empty() && check_path(*p, view_policy)) refused = true;
-    const PathRoute route = deleted ? PathRoute{PathRole::unrouted, nullptr} : route_path(kinds, config, e.path);
-    // The config a change proposes is never used by this build (the
-    // base's is), but it must be one the tools can read once it lands.
-    if (report && it.changed && !deleted && e.path == ".ws/config.json")
-      if (auto d = proposed_config_diagnostic(view, e)) diags.push_back(std::move(*d));
-    const Kind* view_kind = route.role == PathRole::definition ? route.kind : nullptr;
-    bool link = e.mode == kModeLink || e.mode == kModeGitlink;
-    // A link or submodule is refused wherever it is — in a kind's folder or
-    // not, under .ws/ or not, whatever the unrouted policy — because nothing
-    // downstream (ws-commit, ws-apply) would take it.
-    // Another path holding a secret's bytes (secrets.h) is never read, and
-    // refused wherever it is: landing it would copy a secret out of
-    // '.secrets/'.
-    const bool secret_bytes = !deleted && !link && view.holds_secret_bytes(e);
-    if (report && !deleted && link)
-      diags.push_back(make_file_diag(
-          DiagCode::unreadable_file, e.path,
-          e.mode == kModeLink ? "refused to read '" + e.path + "': symlink (links are never followed)"
-                              : "refused to read '" + e.path + "': submodule (a workspace holds plain files only)"));
-    else if (report && secret_bytes)
-      diags.push_back(make_file_diag(DiagCode::path_refused, e.path, secret_bytes_refusal(e.path)));
-    else if (report && route.role == PathRole::misnamed)
-      diags.push_back(make_file_diag(DiagCode::path_refused, e.path, misnamed_refusal(e.path)));
-    else if (report && !deleted && !view_kind)
-      if (auto d = unread_file_diag(route, e.path, config)) diags.push_back(std::move(*d));
-
-    if (view_kind && !refused && !secret_bytes) {
-      it.view.kind = view_kind;
-      it.view.path = e.path;
-      it.checked = report;
-      if (report) ++summary.files_checked;
-      if (report && options.list_checked) summary.checked.push_back(e.path);
-      if (link) {
-        // Reported above; never read, so not in the overlay.
-      } else if (is_secret_path(e.path) || view_kind->never_read) {
-        name_only(it.view);
-      } else if (it.changed) {
-        // Committed or staged bytes have their id already, and so has a
-        // working-tree file whose bytes the view kept when it hashed them;
-        // any other working-tree file is hashed when read (run_job).
-        bool known_id = !e.blob_id.empty() && (!e.from_worktree || view.content().reads_blob_id(e));
-        if (!known_id) add_job(i, false, Job::Source::view, true);
-        else if (!from_cache(it.view, e.blob_id)) add_job(i, false, Job::Source::view, true, /*looked_up=*/true);
-      } else if (!from_cache(it.view, e.blob_id)) {
-        add_job(i, false, Job::Source::blob, true);
-      }
-    }
-    if (it.changed && e.status != ChangeStatus::added && !(deleted && link)) {
-      std::string_view base_path = e.old_path.empty() ? e.path : e.old_path;
-      const Kind* base_kind = is_workspace_config_path(base_path) ? nullptr : kinds.route(base_path);
-      // A base side holding a secret's bytes under another path is not read
-      // either: the change is checked as if it added the file.
-      if (base_kind && (is_secret_path(base_path) || !view.base_is_secret(e))) {
-        it.base.kind = base_kind;
-        it.base.path = base_path;
-        if (from_index(it.base)) {
-          // Counted with the index's definitions (build()).
-        } else if (is_secret_path(base_path) || base_kind->never_read) {
-          name_only(it.base);
-        } else if (!from_cache(it.base, e.base_blob_id)) {
-          add_job(i, true, Job::Source::blob, true);
-        }
-      }
-    }
+// Reads the entries of a view into items, in named steps (read_items() runs
+// them): plan each entry's sides (refusals, routing, the cache, the base
+// index, or a parse job), run the jobs in parallel, take their records, then
+// add the records' own findings.
+class ItemReader {
+ public:
+  ItemReader(const View& view, const KindPack& kinds, const WorkspaceConfig& config, const BuildOptions& options,
+             DefinitionCache* cache, const BaseIndex* base)
+      : view_(view), kinds_(kinds), config_(config), options_(options), cache_(cache), base_(base),
+        policy_(changeset_policy(config)), view_policy_(view_read_policy()),
+        // Records live in the cache's arena when there is a cache (it saves
+        // them after this returns), else in one of this build's own.
+        arena_(cache ? cache->arena() : *reading_.own_arena) {
+    reading_.result.summary.all = options.all;
+    reading_.items.reserve(base ? 16 : view.entries().size());
   }
 
-  // Every job counts, parsed, found in the cache or refused: the count is of
-  // files dealt with, and it must reach the total.
-  ProgressMeter progress(options.progress, jobs.size());
+  void plan_items() {
+    for (const ViewEntry& e : view_.entries()) {
+      if (base_ && e.status == ChangeStatus::unchanged) continue;
+      plan_item(e);
+    }
+  }
+  void run_jobs();
+  Status take_records();
+  void add_record_findings();
+  Reading take() { return std::move(reading_); }
+
+ private:
+  void plan_item(const ViewEntry& e);
+  void report_path_refusal(const Item& it);
+  bool view_refuses(const ViewEntry& e) const;
+  void report_unread(const ViewEntry& e, const PathRoute& route, bool link, bool secret_bytes);
+  void plan_view_side(std::size_t i, bool report, bool link);
+  void plan_base_side(std::size_t i);
+  bool from_cache(Side& side, const std::string& blob);
+  bool from_index(Side& side) const;
+  void name_only(Side& side);
+  void add_job(std::size_t i, bool base_side, Job::Source source, bool looked_up = false);
+  Status take_record(Job& job);
+
+  const View& view_;
+  const KindPack& kinds_;
+  const WorkspaceConfig& config_;
+  const BuildOptions& options_;
+  DefinitionCache* cache_;
+  const BaseIndex* base_;
+  const PathPolicy policy_;
+  const PathPolicy view_policy_;
+  Reading reading_;
+  compile_detail::ByteArena& arena_;
+  std::vector<Job> jobs_;
+};
+
+// An item for entry `e`: whether it is reported, the path findings, and
+// how each side will be read.
+void ItemReader::plan_item(const ViewEntry& e) {
+  BuildSummary& summary = reading_.result.summary;
+  const std::size_t i = reading_.items.size();
+  Item& it = reading_.items.emplace_back();
+  it.entry = &e;
+  it.changed = e.status != ChangeStatus::unchanged;
+  it.in_scope = any_pathspec_matches(options_.pathspecs, e.path) ||
+                (!e.old_path.empty() && any_pathspec_matches(options_.pathspecs, e.old_path));
+  bool deleted = e.status == ChangeStatus::deleted;
+  bool report = it.in_scope && (it.changed || options_.all);
+  if (it.changed && it.in_scope) ++summary.files_changed;
+
+  if (report) report_path_refusal(it);
+  const PathRoute route = deleted ? PathRoute{PathRole::unrouted, nullptr} : route_path(kinds_, config_, e.path);
+  // The config a change proposes is never used by this build (the
+  // base's is), but it must be one the tools can read once it lands.
+  if (report && it.changed && !deleted && e.path == ".ws/config.json")
+    if (auto d = proposed_config_diagnostic(view_, e)) reading_.diags.push_back(std::move(*d));
+  const Kind* view_kind = route.role == PathRole::definition ? route.kind : nullptr;
+  bool link = e.mode == kModeLink || e.mode == kModeGitlink;
+  // Another path holding a secret's bytes (secrets.h) is never read, and
+  // refused wherever it is: landing it would copy a secret out of
+  // '.secrets/'.
+  const bool secret_bytes = !deleted && !link && view_.holds_secret_bytes(e);
+  if (report) report_unread(e, route, link, secret_bytes);
+
+  if (view_kind && !view_refuses(e) && !secret_bytes) {
+    it.view.kind = view_kind;
+    it.view.path = e.path;
+    plan_view_side(i, report, link);
+  }
+  if (it.changed && e.status != ChangeStatus::added && !(deleted && link)) plan_base_side(i);
+}
+
+// A changed path must be one the branch may take (the write policy: no
+// protected path); an unchanged one only one a view may hold. A protected
+// path is still read, so the overlay stays right and the refusal is the one
+// finding.
+void ItemReader::report_path_refusal(const Item& it) {
+  const ViewEntry& e = *it.entry;
+  for (const std::string* p : {&e.path, &e.old_path}) {
+    if (p->empty()) continue;
+    if (auto rej = check_path(*p, it.changed ? policy_ : view_policy_)) {
+      reading_.diags.push_back(make_file_diag(DiagCode::path_refused, e.path, rej->message()));
+      break;
+    }
+  }
+}
+
+// A path the view policy refuses is not read at all.
+bool ItemReader::view_refuses(const ViewEntry& e) const {
+  bool refused = false;
+  for (const std::string* p : {&e.path, &e.old_path})
+    if (!p->empty() && check_path(*p, view_policy_)) refused = true;
+  return refused;
+}
+
+// Why a reported file is not read, if it is not: a link or submodule is
+// refused wherever it is — in a kind's folder or not, under .ws/ or not,
+// whatever the unrouted policy — because nothing downstream (ws-commit,
+// ws-apply) would take it; then a secret's bytes, a misnamed file, and a
+// file no kind reads.
+void ItemReader::report_unread(const ViewEntry& e, const PathRoute& route, bool link, bool secret_bytes) {
+  std::vector<Diagnostic>& diags = reading_.diags;
+  bool deleted = e.status == ChangeStatus::deleted;
+  const Kind* view_kind = route.role == PathRole::definition ? route.kind : nullptr;
+  if (!deleted && link)
+    diags.push_back(make_file_diag(
+        DiagCode::unreadable_file, e.path,
+        e.mode == kModeLink ? "refused to read '" + e.path + "': symlink (links are never followed)"
+                            : "refused to read '" + e.path + "': submodule (a workspace holds plain files only)"));
+  else if (secret_bytes)
+    diags.push_back(make_file_diag(DiagCode::path_refused, e.path, secret_bytes_refusal(e.path)));
+  else if (route.role == PathRole::misnamed)
+    diags.push_back(make_file_diag(DiagCode::path_refused, e.path, misnamed_refusal(e.path)));
+  else if (!deleted && !view_kind)
+    if (auto d = unread_file_diag(route, e.path, config_)) diags.push_back(std::move(*d));
+}
+
+// The view side of item i, whose kind and path are set: counted when
+// reported, then read by name only, from the cache, or by a job.
+void ItemReader::plan_view_side(std::size_t i, bool report, bool link) {
+  BuildSummary& summary = reading_.result.summary;
+  Item& it = reading_.items[i];
+  const ViewEntry& e = *it.entry;
+  it.checked = report;
+  if (report) ++summary.files_checked;
+  if (report && options_.list_checked) summary.checked.push_back(e.path);
+  if (link) {
+    // Reported above; never read, so not in the overlay.
+  } else if (is_secret_path(e.path) || it.view.kind->never_read) {
+    name_only(it.view);
+  } else if (it.changed) {
+    // Committed or staged bytes have their id already, and so has a
+    // working-tree file whose bytes the view kept when it hashed them;
+    // any other working-tree file is hashed when read (run_job).
+    bool known_id = !e.blob_id.empty() && (!e.from_worktree || view_.content().reads_blob_id(e));
+    if (!known_id) add_job(i, false, Job::Source::view);
+    else if (!from_cache(it.view, e.blob_id)) add_job(i, false, Job::Source::view, /*looked_up=*/true);
+  } else if (!from_cache(it.view, e.blob_id)) {
+    add_job(i, false, Job::Source::blob);
+  }
+}
+
+// The base side of changed item i: from the base index, by name only,
+// from the cache, or by a job.
+void ItemReader::plan_base_side(std::size_t i) {
+  Item& it = reading_.items[i];
+  const ViewEntry& e = *it.entry;
+  std::string_view base_path = e.old_path.empty() ? e.path : e.old_path;
+  const Kind* base_kind = is_workspace_config_path(base_path) ? nullptr : kinds_.route(base_path);
+  // A base side holding a secret's bytes under another path is not read
+  // either: the change is checked as if it added the file.
+  if (!base_kind || !(is_secret_path(base_path) || !view_.base_is_secret(e))) return;
+  it.base.kind = base_kind;
+  it.base.path = base_path;
+  if (from_index(it.base)) {
+    // Counted with the index's definitions (build()).
+  } else if (is_secret_path(base_path) || base_kind->never_read) {
+    name_only(it.base);
+  } else if (!from_cache(it.base, e.base_blob_id)) {
+    add_job(i, true, Job::Source::blob);
+  }
+}
+
+bool ItemReader::from_cache(Side& side, const std::string& blob) {
+  if (!cache_ || blob.empty()) return false;
+  auto rec = cache_->find(blob, side.kind->name);
+  if (!rec) {
+    ++reading_.result.stats.cache_misses;
+    return false;
+  }
+  RecordView rv(*rec);
+  if (!rv.valid()) {
+    ++reading_.result.stats.cache_misses;
+    return false;
+  }
+  ++reading_.result.stats.cache_hits;
+  side.rec = rv;
+  side.present = true;
+  return true;
+}
+
+// The base side of a changed item, from the index when it has the path.
+bool ItemReader::from_index(Side& side) const {
+  if (!base_) return false;
+  auto d = base_->find_path(side.path);
+  if (!d) return false;
+  auto b = base_->def(*d);
+  if (!b || b->kind != side.kind || !b->rec.valid()) return false;
+  side.rec = b->rec;
+  side.present = true;
+  return true;
+}
+
+// Secrets: the name is the file name; the content is never opened. Read
+// here rather than by a parse job: it costs nothing, and a warm build
+// whose only jobs were secrets started a thread for them.
+void ItemReader::name_only(Side& side) {
+  side.rec = RecordView(arena_.store(compile_detail::encode_record(read_definition(*side.kind, side.path, {}, kinds_))));
+  side.present = side.rec.valid();
+}
+
+void ItemReader::add_job(std::size_t i, bool base_side, Job::Source source, bool looked_up) {
+  Job j;
+  j.looked_up = looked_up;
+  j.item = i;
+  j.base_side = base_side;
+  j.source = source;
+  j.cacheable = cache_ != nullptr;
+  if (j.cacheable) j.use = cache_->reserve_use();
+  jobs_.push_back(std::move(j));
+}
+
+// Every job counts, parsed, found in the cache or refused: the count is of
+// files dealt with, and it must reach the total.
+void ItemReader::run_jobs() {
+  std::vector<Item>& items = reading_.items;
+  ProgressMeter progress(options_.progress, jobs_.size());
   progress.start();
-  if (cache && std::any_of(jobs.begin(), jobs.end(), [](const Job& j) {
+  if (cache_ && std::any_of(jobs_.begin(), jobs_.end(), [](const Job& j) {
         return j.cacheable && j.source == Job::Source::view && !j.looked_up;
       }))
-    cache->prepare_peek();
-  parallel_for(jobs.size(), [&](std::size_t j) {
+    cache_->prepare_peek();
+  parallel_for(jobs_.size(), [&](std::size_t j) {
     // Nothing may escape a worker thread (that would terminate the
     // process); running out of memory on one file fails the build instead.
     try {
-      run_job(jobs[j], items[jobs[j].item], view, kinds, config, arena, cache);
+      run_job(jobs_[j], items[jobs_[j].item], view_, kinds_, config_, arena_, cache_);
     } catch (const std::exception& ex) {
-      const Item& it = items[jobs[j].item];
-      jobs[j].error = std::make_unique<Error>(make_error(
+      const Item& it = items[jobs_[j].item];
+      jobs_[j].error = std::make_unique<Error>(make_error(
           Errc::environment, "cannot check '" + it.entry->path + "': " + ex.what(), it.entry->path));
     }
     progress.tick();
   });
+}
 
-  for (auto& job : jobs) {
-    Item& it = items[job.item];
-    Side& side = job.base_side ? it.base : it.view;
-    if (job.parsed) ++result.stats.parsed;
-    if (job.cache_hit) {
-      ++result.stats.cache_hits;
-      cache->find(job.cache_blob, side.kind->name, job.use);  // marks it used, so it is kept
-      side.rec = RecordView(job.record);
-      side.present = true;
-      continue;
-    }
-    // A working-tree file is looked up by its bytes in run_job; others were
-    // counted by from_cache.
-    if (job.cacheable && job.source == Job::Source::view && !job.looked_up &&
-        (it.entry->from_worktree || it.entry->blob_id.empty()))
-      ++result.stats.cache_misses;
-    if (job.error) {
-      // An oversize base file is the base's own trouble, not this changeset's.
-      if (job.base_side && job.error->rule == Rule::too_large) continue;
-      if (job.base_side) return *job.error;
-      auto d = read_error_diag(it.entry->path, *job.error);
-      if (!d) return *job.error;
-      if (it.checked) diags.push_back(std::move(*d));
-      continue;
-    }
-    if (job.cacheable && !job.cache_blob.empty()) cache->insert(job.cache_blob, side.kind->name, job.record, job.use);
-    side.rec = RecordView(job.record);
-    side.present = side.rec.valid();
-  }
-  for (auto& it : items)
+// The jobs' records into their sides, in job order; an unchanged item's
+// base side is its view side.
+Status ItemReader::take_records() {
+  for (auto& job : jobs_)
+    if (auto taken = take_record(job); !taken) return taken.error();
+  for (auto& it : reading_.items)
     if (!it.changed) it.base = it.view;
+  return Ok{};
+}
 
-  for (const auto& it : items) {
-    if (it.checked && it.view.present && it.view.rec.partly_read()) ++result.stats.partly_read;
+Status ItemReader::take_record(Job& job) {
+  BuildResult& result = reading_.result;
+  Item& it = reading_.items[job.item];
+  Side& side = job.base_side ? it.base : it.view;
+  if (job.parsed) ++result.stats.parsed;
+  if (job.cache_hit) {
+    ++result.stats.cache_hits;
+    cache_->find(job.cache_blob, side.kind->name, job.use);  // marks it used, so it is kept
+    side.rec = RecordView(job.record);
+    side.present = true;
+    return Ok{};
+  }
+  // A working-tree file is looked up by its bytes in run_job; others were
+  // counted by from_cache.
+  if (job.cacheable && job.source == Job::Source::view && !job.looked_up &&
+      (it.entry->from_worktree || it.entry->blob_id.empty()))
+    ++result.stats.cache_misses;
+  if (job.error) {
+    // An oversize base file is the base's own trouble, not this changeset's.
+    if (job.base_side && job.error->rule == Rule::too_large) return Ok{};
+    if (job.base_side) return *job.error;
+    auto d = read_error_diag(it.entry->path, *job.error);
+    if (!d) return *job.error;
+    if (it.checked) reading_.diags.push_back(std::move(*d));
+    return Ok{};
+  }
+  if (job.cacheable && !job.cache_blob.empty()) cache_->insert(job.cache_blob, side.kind->name, job.record, job.use);
+  side.rec = RecordView(job.record);
+  side.present = side.rec.valid();
+  return Ok{};
+}
+
+// What the readers found in each checked file, and how many were partly read.
+void ItemReader::add_record_findings() {
+  std::vector<Diagnostic>& diags = reading_.diags;
+  for (const auto& it : reading_.items) {
+    if (it.checked && it.view.present && it.view.rec.partly_read()) ++reading_.result.stats.partly_read;
     if (it.checked && it.view.present && it.view.rec.has_diagnostics()) {
       auto per_file = it.view.rec.diagnostics(it.entry->path);
       diags.insert(diags.end(), std::make_move_iterator(per_file.begin()),
                    std::make_move_iterator(per_file.end()));
     }
   }
-  return reading;
+}
+
+// Reads the entries of `view` into items: every entry, or with `base` (an
+// index of the view's base commit) the changed ones only, their base sides
+// taken from it where it has them.
+Result<Reading> read_items(const View& view, const KindPack& kinds, const WorkspaceConfig& config,
+                           const BuildOptions& options, DefinitionCache* cache, const BaseIndex* base) {
+  ItemReader reader(view, kinds, config, options, cache, base);
+  reader.plan_items();
+  reader.run_jobs();
+  if (auto taken = reader.take_records(); !taken) return taken.error();
+  reader.add_record_findings();
+  return reader.take();
 }
 
 BuildResult finish(Reading& reading, const WorkspaceConfig& config) {

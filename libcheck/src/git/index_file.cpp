@@ -23,6 +23,123 @@ std::uint32_t be32(const unsigned char* p) {
 }
 std::uint16_t be16(const unsigned char* p) { return static_cast<std::uint16_t>((p[0] << 8) | p[1]); }
 
+// Reads the entries of an index file, one per next(); each step returns
+// nullptr, or why the file is not read.
+class EntryReader {
+ public:
+  EntryReader(std::string_view bytes, std::uint32_t version)
+      : bytes_(bytes), data_(reinterpret_cast<const unsigned char*>(bytes.data())),
+        end_(bytes.size() - kIdSize), version_(version) {}
+
+  std::size_t pos() const { return pos_; }
+  // Whether an entry's fixed part fits before the trailer.
+  bool fits() const { return pos_ + kFixedEntrySize <= end_; }
+
+  // The entry at pos(), its path in `name` (valid until the next call, kept
+  // in `previous` for version 4, which compresses each path against the one
+  // before); pos() moves past it. `previous` is the caller's, so that no
+  // call made here can see the reader, which then lives in registers.
+  const char* next(IndexEntry& e, std::string_view& name, std::string& previous) {
+    std::size_t name_at = pos_ + kFixedEntrySize;
+    if (const char* why = read_fixed(e, name_at)) return why;
+    if (const char* why =
+            version_ == 4 ? read_compressed_name(name_at, name, previous) : read_padded_name(name_at, name))
+      return why;
+    if (name.empty()) return "damaged: empty path";
+    return nullptr;
+  }
+
+ private:
+  // Stat data, id and flags; name_at moves past the extended flags.
+  const char* read_fixed(IndexEntry& e, std::size_t& name_at) const {
+    const unsigned char* p = data_ + pos_;
+    e.ctime_s = be32(p);
+    e.ctime_ns = be32(p + 4);
+    e.mtime_s = be32(p + 8);
+    e.mtime_ns = be32(p + 12);
+    e.dev = be32(p + 16);
+    e.ino = be32(p + 20);
+    e.mode = be32(p + 24);
+    e.uid = be32(p + 28);
+    e.gid = be32(p + 32);
+    e.size = be32(p + 36);
+    std::memcpy(e.id, p + 40, kIdSize);
+    std::uint16_t flags = be16(p + 40 + kIdSize);
+    e.assume_valid = flags & 0x8000;
+    e.stage = (flags >> 12) & 3;
+    if (flags & 0x4000) {  // extended flags (version 3 and later)
+      if (version_ < 3 || name_at + 2 > end_) return "damaged: extended flags";
+      std::uint16_t ext = be16(data_ + name_at);
+      if (ext & ~0x6000) return "unknown extended flags";
+      e.skip_worktree = ext & 0x4000;
+      e.intent_to_add = ext & 0x2000;
+      name_at += 2;
+    }
+    if ((e.mode & 0170000) == 0040000) return "sparse directory entries";
+    return nullptr;
+  }
+
+  // Version 4: a varint of bytes to drop from the previous path, then the rest.
+  const char* read_compressed_name(std::size_t name_at, std::string_view& name, std::string& previous) {
+    std::size_t q = name_at;
+    std::uint64_t drop = 0;
+    for (int shift_guard = 0;; ++shift_guard) {
+      if (q >= end_ || shift_guard > 8) return "damaged: path prefix";
+      unsigned char c = data_[q++];
+      drop = (drop << 7) | (c & 0x7f);  // git's offset varint: each continuation adds one
+      if (!(c & 0x80)) break;
+      ++drop;
+    }
+    const void* nul = std::memchr(data_ + q, 0, end_ - q);
+    if (!nul) return "damaged: path";
+    std::size_t suffix = static_cast<const unsigned char*>(nul) - (data_ + q);
+    if (drop > previous.size()) return "damaged: path prefix";
+    previous.resize(previous.size() - drop);
+    previous.append(bytes_.data() + q, suffix);
+    name = previous;
+    pos_ = q + suffix + 1;
+    return nullptr;
+  }
+
+  // Versions 2 and 3: the path, then 1 to 8 NULs to a multiple of 8 bytes.
+  const char* read_padded_name(std::size_t name_at, std::string_view& name) {
+    const void* nul = std::memchr(data_ + name_at, 0, end_ - name_at);
+    if (!nul) return "damaged: path";
+    std::size_t len = static_cast<const unsigned char*>(nul) - (data_ + name_at);
+    name = std::string_view(bytes_.data() + name_at, len);
+    pos_ += ((name_at - pos_) + len + 8) & ~std::size_t(7);
+    if (pos_ > end_) return "damaged: padding";
+    return nullptr;
+  }
+
+  std::string_view bytes_;
+  const unsigned char* data_;
+  std::size_t end_;
+  std::uint32_t version_;
+  std::size_t pos_ = kHeaderSize;
+};
+
+// The extensions from `pos` to the trailer: "" when each is one a reader may
+// skip, each cache tree's body handed to `on_tree`; else why not. A
+// lower-case signature is one a reader must understand (split index "link",
+// sparse "sdir"); upper-case ones may be skipped.
+template <class OnTree>
+std::string read_extensions(std::string_view bytes, std::size_t pos, OnTree on_tree) {
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  const std::size_t end = bytes.size() - kIdSize;
+  while (pos < end) {
+    if (pos + 8 > end) return "damaged: extension";
+    const unsigned char* sig = data + pos;
+    std::uint32_t size = be32(data + pos + 4);
+    if (size > end - pos - 8) return "damaged: extension size";
+    if (!(sig[0] >= 'A' && sig[0] <= 'Z'))
+      return std::string("extension '") + std::string(reinterpret_cast<const char*>(sig), 4) + "'";
+    if (std::memcmp(sig, "TREE", 4) == 0) on_tree(std::string_view(bytes.data() + pos + 8, size));
+    pos += 8 + size;
+  }
+  return {};
+}
+
 }  // namespace
 
 // The cache tree's first record is the root: "" NUL, then "<entry count>
@@ -93,67 +210,13 @@ IndexFile IndexFile::parse(std::string_view bytes, Order order) {
   out.entries_.reserve(count);
   out.paths_.reserve(end);
 
-  std::size_t pos = kHeaderSize;
-  std::string previous;  // version 4 compresses each path against the one before
+  EntryReader reader(bytes, version);
+  std::string previous;
   for (std::uint32_t i = 0; i < count; ++i) {
-    if (pos + kFixedEntrySize > end) return fail("damaged: entry " + std::to_string(i));
-    const unsigned char* p = data + pos;
+    if (!reader.fits()) return fail("damaged: entry " + std::to_string(i));
     IndexEntry e;
-    e.ctime_s = be32(p);
-    e.ctime_ns = be32(p + 4);
-    e.mtime_s = be32(p + 8);
-    e.mtime_ns = be32(p + 12);
-    e.dev = be32(p + 16);
-    e.ino = be32(p + 20);
-    e.mode = be32(p + 24);
-    e.uid = be32(p + 28);
-    e.gid = be32(p + 32);
-    e.size = be32(p + 36);
-    std::memcpy(e.id, p + 40, kIdSize);
-    std::uint16_t flags = be16(p + 40 + kIdSize);
-    e.assume_valid = flags & 0x8000;
-    e.stage = (flags >> 12) & 3;
-    std::size_t name_at = pos + kFixedEntrySize;
-    if (flags & 0x4000) {  // extended flags (version 3 and later)
-      if (version < 3 || name_at + 2 > end) return fail("damaged: extended flags");
-      std::uint16_t ext = be16(data + name_at);
-      if (ext & ~0x6000) return fail("unknown extended flags");
-      e.skip_worktree = ext & 0x4000;
-      e.intent_to_add = ext & 0x2000;
-      name_at += 2;
-    }
-    if ((e.mode & 0170000) == 0040000) return fail("sparse directory entries");
-
     std::string_view name;
-    if (version == 4) {
-      // A varint of bytes to drop from the previous path, then the rest.
-      std::size_t q = name_at;
-      std::uint64_t drop = 0;
-      for (int shift_guard = 0;; ++shift_guard) {
-        if (q >= end || shift_guard > 8) return fail("damaged: path prefix");
-        unsigned char c = data[q++];
-        drop = (drop << 7) | (c & 0x7f);  // git's offset varint: each continuation adds one
-        if (!(c & 0x80)) break;
-        ++drop;
-      }
-      const void* nul = std::memchr(data + q, 0, end - q);
-      if (!nul) return fail("damaged: path");
-      std::size_t suffix = static_cast<const unsigned char*>(nul) - (data + q);
-      if (drop > previous.size()) return fail("damaged: path prefix");
-      previous.resize(previous.size() - drop);
-      previous.append(bytes.data() + q, suffix);
-      name = previous;
-      pos = q + suffix + 1;
-    } else {
-      const void* nul = std::memchr(data + name_at, 0, end - name_at);
-      if (!nul) return fail("damaged: path");
-      std::size_t len = static_cast<const unsigned char*>(nul) - (data + name_at);
-      name = std::string_view(bytes.data() + name_at, len);
-      // Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
-      pos += ((name_at - pos) + len + 8) & ~std::size_t(7);
-      if (pos > end) return fail("damaged: padding");
-    }
-    if (name.empty()) return fail("damaged: empty path");
+    if (const char* why = reader.next(e, name, previous)) return fail(why);
     if (!out.entries_.empty() && order == Order::checked) {
       const IndexEntry& last = out.entries_.back();
       std::string_view last_path(out.paths_.data() + last.path_offset, last.path_size);
@@ -165,18 +228,8 @@ IndexFile IndexFile::parse(std::string_view bytes, Order order) {
     out.entries_.push_back(e);
   }
 
-  // Extensions: a lower-case signature is one a reader must understand
-  // (split index "link", sparse "sdir"); upper-case ones may be skipped.
-  while (pos < end) {
-    if (pos + 8 > end) return fail("damaged: extension");
-    const unsigned char* sig = data + pos;
-    std::uint32_t size = be32(data + pos + 4);
-    if (size > end - pos - 8) return fail("damaged: extension size");
-    if (!(sig[0] >= 'A' && sig[0] <= 'Z'))
-      return fail(std::string("extension '") + std::string(reinterpret_cast<const char*>(sig), 4) + "'");
-    if (std::memcmp(sig, "TREE", 4) == 0) read_root_tree(std::string_view(bytes.data() + pos + 8, size), out);
-    pos += 8 + size;
-  }
+  auto on_tree = [&out](std::string_view tree) { read_root_tree(tree, out); };
+  if (auto why = read_extensions(bytes, reader.pos(), on_tree); !why.empty()) return fail(why);
   out.state_ = State::ok;
   out.reason_.clear();
   return out;

@@ -147,6 +147,99 @@ struct Part {
   std::optional<Error> error;  // with libgit2's message, taken on the thread that failed
 };
 
+// The tree of folder `under` (ending in '/') of `tree`; nullopt when the
+// commit has no such folder.
+Result<std::optional<git::Tree>> subtree_at(git_repository* repo, const git::Tree& tree, std::string_view under,
+                                            const std::string& commit_hex) {
+  std::string dir(under.substr(0, under.size() - (under.back() == '/' ? 1 : 0)));
+  git_tree_entry* sub_entry = nullptr;
+  if (git_tree_entry_bypath(&sub_entry, tree.get(), dir.c_str()) < 0) return std::optional<git::Tree>();
+  bool is_tree = git_tree_entry_type(sub_entry) == GIT_OBJECT_TREE;
+  git_object* sub = nullptr;
+  int rc = is_tree ? git_tree_entry_to_object(&sub, repo, sub_entry) : 0;
+  git_tree_entry_free(sub_entry);
+  if (!is_tree) return std::optional<git::Tree>();
+  if (rc < 0) return git::error(Errc::environment, "cannot read '" + dir + "' in " + commit_hex);
+  return std::optional<git::Tree>(git::Tree(reinterpret_cast<git_tree*>(sub)));
+}
+
+// The top level of `tree`, one part per entry: a file collected, a folder
+// returned to be walked.
+std::vector<Part*> split_top_level(const git::Tree& tree, std::string_view under, std::vector<Part>& parts) {
+  std::vector<Part*> folders;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    Part& p = parts[i];
+    const git_tree_entry* entry = git_tree_entry_byindex(tree.get(), i);
+    if (git_tree_entry_type(entry) == GIT_OBJECT_TREE) {
+      git_oid_cpy(&p.id, git_tree_entry_id(entry));
+      p.name = git_tree_entry_name(entry);
+      folders.push_back(&p);
+    } else {
+      collect_entry(p.out, std::string(under) + git_tree_entry_name(entry), entry);
+    }
+  }
+  return folders;
+}
+
+// Walks `folders` on all cores, each into its part. Each thread reads trees
+// through a repository handle of its own, as libgit2 asks (its objects are
+// used from one thread at a time), the calling one `repo`.
+void walk_folders(git_repository* repo, const std::vector<Part*>& folders, std::string_view under,
+                  const std::string& commit_hex) {
+  std::atomic<std::size_t> next{0};
+  auto walk_some = [&](git_repository* own_repo) {
+    for (std::size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < folders.size();) {
+      Part& p = *folders[k];
+      git_tree* sub = nullptr;
+      bool walked = git_tree_lookup(&sub, own_repo, &p.id) == 0;
+      git::Tree subtree(sub);
+      if (!walked) {
+        p.error = make_error(Errc::environment, "cannot walk the tree of " + commit_hex + ": " + git::last_error());
+        continue;
+      }
+      std::string prefix = std::string(under) + p.name + "/";
+      p.out.reserve(git_tree_entrycount(subtree.get()));  // exact for a folder of files
+      auto collect = [&](std::string_view path, const git_tree_entry* e) { collect_entry(p.out, path, e); };
+      if (auto st = git::walk_tree(own_repo, subtree.get(), prefix, depth_of(prefix), collect); !st) p.error = st.error();
+    }
+  };
+  std::vector<std::thread> helpers;
+  const std::size_t more = std::min<std::size_t>(worker_count(), folders.size());
+  const std::string objects = more > 1 ? detail::objects_dir_of(repo) : std::string();
+  for (std::size_t t = 1; t < more; ++t)
+    helpers.emplace_back([&] {
+      // Trees are only read, so a handle over the same objects is enough
+      // (no config, refs or index to load).
+      git::Odb odb = detail::open_object_database(objects);
+      git_repository* raw = nullptr;
+      if (!odb || git_repository_wrap_odb(&raw, odb.get()) < 0) {
+        git::clear_error();
+        return;  // the other threads take its share
+      }
+      std::unique_ptr<git_repository, git::Deleter<git_repository, git_repository_free>> own(raw);
+      walk_some(own.get());
+    });
+  walk_some(repo);
+  for (auto& t : helpers) t.join();
+}
+
+// The parts' entries joined in tree order, or the first part's error.
+Result<std::vector<ViewEntry>> join_parts(std::vector<Part>& parts) {
+  std::vector<ViewEntry> out;
+  std::size_t total = 0;
+  for (const Part& p : parts) {
+    if (p.error) return *p.error;
+    total += p.out.size();
+  }
+  out.reserve(total);
+  for (Part& p : parts) std::move(p.out.begin(), p.out.end(), std::back_inserter(out));
+  // A pre-order walk of git's tree order is already bytewise path order; the
+  // check is linear, the sort only a safety net.
+  auto by_path = [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; };
+  if (!std::is_sorted(out.begin(), out.end(), by_path)) std::sort(out.begin(), out.end(), by_path);
+  return out;
+}
+
 }  // namespace
 
 Result<std::optional<ViewEntry>> Repository::entry_at(const std::string& commit_hex, const std::string& path) const {
@@ -167,90 +260,25 @@ Result<std::optional<ViewEntry>> Repository::entry_at(const std::string& commit_
 }
 
 Result<std::vector<ViewEntry>> Repository::commit_entries(const std::string& commit_hex, std::string_view under) const {
-  std::vector<ViewEntry> out;
-  if (commit_hex.empty()) return out;
+  if (commit_hex.empty()) return std::vector<ViewEntry>();
   auto got = git::commit_tree(repo_, commit_hex);
   if (!got) return got.error();
   git::Tree tree = std::move(got).value();
   if (!under.empty()) {
-    std::string dir(under.substr(0, under.size() - (under.back() == '/' ? 1 : 0)));
-    git_tree_entry* sub_entry = nullptr;
-    if (git_tree_entry_bypath(&sub_entry, tree.get(), dir.c_str()) < 0) return out;  // no such folder
-    bool is_tree = git_tree_entry_type(sub_entry) == GIT_OBJECT_TREE;
-    git_object* sub = nullptr;
-    int rc = is_tree ? git_tree_entry_to_object(&sub, repo_, sub_entry) : 0;
-    git_tree_entry_free(sub_entry);
-    if (!is_tree) return out;
-    if (rc < 0) return git::error(Errc::environment, "cannot read '" + dir + "' in " + commit_hex);
-    tree = git::Tree(reinterpret_cast<git_tree*>(sub));
+    auto sub = subtree_at(repo_, tree, under, commit_hex);
+    if (!sub) return sub.error();
+    if (!*sub) return std::vector<ViewEntry>();  // no such folder
+    tree = std::move(**sub);
   }
   // The folders of the top level are walked on all cores, each into a list
   // of its own, and the lists joined in tree order: the order of one
   // pre-order walk. At 20,000 definitions the walk (reading the trees, then
   // three allocations and a hex id per file, on fresh pages) took 13 ms of
-  // the 20 ms before `ws-grep --base` starts searching. Each thread reads
-  // trees through a repository handle of its own, as libgit2 asks (its
-  // objects are used from one thread at a time), the calling one repo_.
+  // the 20 ms before `ws-grep --base` starts searching.
   std::vector<Part> parts(git_tree_entrycount(tree.get()));
-  std::vector<Part*> folders;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    Part& p = parts[i];
-    const git_tree_entry* entry = git_tree_entry_byindex(tree.get(), i);
-    if (git_tree_entry_type(entry) == GIT_OBJECT_TREE) {
-      git_oid_cpy(&p.id, git_tree_entry_id(entry));
-      p.name = git_tree_entry_name(entry);
-      folders.push_back(&p);
-    } else {
-      collect_entry(p.out, std::string(under) + git_tree_entry_name(entry), entry);
-    }
-  }
-  std::atomic<std::size_t> next{0};
-  auto walk_folders = [&](git_repository* repo) {
-    for (std::size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < folders.size();) {
-      Part& p = *folders[k];
-      git_tree* sub = nullptr;
-      bool walked = git_tree_lookup(&sub, repo, &p.id) == 0;
-      git::Tree subtree(sub);
-      if (!walked) {
-        p.error = make_error(Errc::environment, "cannot walk the tree of " + commit_hex + ": " + git::last_error());
-        continue;
-      }
-      std::string prefix = std::string(under) + p.name + "/";
-      p.out.reserve(git_tree_entrycount(subtree.get()));  // exact for a folder of files
-      auto collect = [&](std::string_view path, const git_tree_entry* e) { collect_entry(p.out, path, e); };
-      if (auto st = git::walk_tree(repo, subtree.get(), prefix, depth_of(prefix), collect); !st) p.error = st.error();
-    }
-  };
-  std::vector<std::thread> helpers;
-  const std::size_t more = std::min<std::size_t>(worker_count(), folders.size());
-  const std::string objects = more > 1 ? detail::objects_dir_of(repo_) : std::string();
-  for (std::size_t t = 1; t < more; ++t)
-    helpers.emplace_back([&] {
-      // Trees are only read, so a handle over the same objects is enough
-      // (no config, refs or index to load).
-      git::Odb odb = detail::open_object_database(objects);
-      git_repository* raw = nullptr;
-      if (!odb || git_repository_wrap_odb(&raw, odb.get()) < 0) {
-        git::clear_error();
-        return;  // the other threads take its share
-      }
-      std::unique_ptr<git_repository, git::Deleter<git_repository, git_repository_free>> own(raw);
-      walk_folders(own.get());
-    });
-  walk_folders(repo_);
-  for (auto& t : helpers) t.join();
-  std::size_t total = 0;
-  for (const Part& p : parts) {
-    if (p.error) return *p.error;
-    total += p.out.size();
-  }
-  out.reserve(total);
-  for (Part& p : parts) std::move(p.out.begin(), p.out.end(), std::back_inserter(out));
-  // A pre-order walk of git's tree order is already bytewise path order; the
-  // check is linear, the sort only a safety net.
-  auto by_path = [](const ViewEntry& a, const ViewEntry& b) { return a.path < b.path; };
-  if (!std::is_sorted(out.begin(), out.end(), by_path)) std::sort(out.begin(), out.end(), by_path);
-  return out;
+  std::vector<Part*> folders = split_top_level(tree, under, parts);
+  walk_folders(repo_, folders, under, commit_hex);
+  return join_parts(parts);
 }
 
 std::string Repository::index_file() const {

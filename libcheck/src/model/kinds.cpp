@@ -151,10 +151,8 @@ std::optional<Error> refuse_secret_claims(const std::string& source, const nlohm
   return std::nullopt;
 }
 
-// `check_schema` false: the pack was validated before (see from_texts).
-// `workspace`: a manifest of the workspace (.ws/kinds), not of the default
-// pack, so refuse_secret_claims applies.
-Result<Kind> parse_manifest(const std::string& source, std::string_view text, bool check_schema, bool workspace) {
+// The manifest's JSON, an object nesting no deeper than the limit.
+Result<nlohmann::json> manifest_json(const std::string& source, std::string_view text) {
   nlohmann::json m;
   try {
     m = nlohmann::json::parse(text);
@@ -167,17 +165,22 @@ Result<Kind> parse_manifest(const std::string& source, std::string_view text, bo
   if (!m.is_object()) return invalid(source, "a manifest is a JSON object");
   if (depth_of(m) > kMaxManifestDepth)
     return invalid(source, fmt::format("nests deeper than {} levels", kMaxManifestDepth));
-  if (workspace)
-    if (auto refused = refuse_secret_claims(source, m)) return *refused;
+  return m;
+}
+
+// Every key known, the required ones there.
+std::optional<Error> check_keys(const std::string& source, nlohmann::json& m) {
   static const std::set<std::string> kKeys{"kind",    "files",   "format", "symbol",     "name",
                                            "references", "members", "scope", "never_read", "schema"};
   for (const auto& [key, value] : m.items())
     if (!kKeys.count(key)) return invalid(source, fmt::format("unknown key '{}'", key));
   for (const char* key : {"kind", "files", "format"})
     if (!m.contains(key)) return invalid(source, fmt::format("missing required key '{}'", key));
+  return std::nullopt;
+}
 
-  Kind kind;
-  kind.source = source;
+// "kind", "files", "format" and "symbol".
+std::optional<Error> read_identity(const std::string& source, nlohmann::json& m, Kind& kind) {
   if (!m["kind"].is_string() || !is_kind_name(m["kind"].get<std::string>()))
     return invalid(source, "'kind' must be a lower-case name such as \"agent\"");
   kind.name = m["kind"].get<std::string>();
@@ -197,7 +200,11 @@ Result<Kind> parse_manifest(const std::string& source, std::string_view text, bo
       return invalid(source, "'symbol' must be a C# identifier (or \"\" for none)");
     kind.symbol_root = symbol.get<std::string>();
   }
+  return std::nullopt;
+}
 
+// "name": the file name, or a JSON pointer (a header key for C#).
+std::optional<Error> read_name(const std::string& source, nlohmann::json& m, Kind& kind) {
   std::string name = kind.format == Format::opaque ? "filename" : "/name";
   if (m.contains("name")) {
     if (!m["name"].is_string()) return invalid(source, "'name' must be a string");
@@ -214,26 +221,35 @@ Result<Kind> parse_manifest(const std::string& source, std::string_view text, bo
   } else {
     kind.name_pointer = name;
   }
+  return std::nullopt;
+}
 
+// One entry of "references".
+std::optional<Error> read_reference(const std::string& source, const nlohmann::json& r, Kind& kind) {
+  if (!r.is_object()) return invalid(source, "each reference must be an object");
+  for (const auto& [key, value] : r.items())
+    if (key != "at" && key != "kind" && key != "member_of")
+      return invalid(source, fmt::format("unknown key '{}' in a reference", key));
+  if (!r.contains("at") || !is_reference_pointer(r["at"]))
+    return invalid(source, "a reference needs 'at', a JSON pointer such as \"/tools/*\"");
+  if (!r.contains("kind") || !r["kind"].is_string())
+    return invalid(source, "a reference needs 'kind', the kind it names");
+  RefSpec spec{r["at"].get<std::string>(), r["kind"].get<std::string>(), ""};
+  if (r.contains("member_of")) {
+    if (!is_reference_pointer(r["member_of"]) || r["member_of"].get<std::string>().find('*') != std::string::npos)
+      return invalid(source, "'member_of' must be a JSON pointer without '*', such as \"/node\"");
+    spec.member_of = r["member_of"].get<std::string>();
+  }
+  kind.refs.push_back(std::move(spec));
+  return std::nullopt;
+}
+
+// "references", "members" and "scope": what a definition names and declares.
+std::optional<Error> read_symbols(const std::string& source, nlohmann::json& m, Kind& kind) {
   if (m.contains("references")) {
     if (!m["references"].is_array()) return invalid(source, "'references' must be an array");
-    for (const auto& r : m["references"]) {
-      if (!r.is_object()) return invalid(source, "each reference must be an object");
-      for (const auto& [key, value] : r.items())
-        if (key != "at" && key != "kind" && key != "member_of")
-          return invalid(source, fmt::format("unknown key '{}' in a reference", key));
-      if (!r.contains("at") || !is_reference_pointer(r["at"]))
-        return invalid(source, "a reference needs 'at', a JSON pointer such as \"/tools/*\"");
-      if (!r.contains("kind") || !r["kind"].is_string())
-        return invalid(source, "a reference needs 'kind', the kind it names");
-      RefSpec spec{r["at"].get<std::string>(), r["kind"].get<std::string>(), ""};
-      if (r.contains("member_of")) {
-        if (!is_reference_pointer(r["member_of"]) || r["member_of"].get<std::string>().find('*') != std::string::npos)
-          return invalid(source, "'member_of' must be a JSON pointer without '*', such as \"/node\"");
-        spec.member_of = r["member_of"].get<std::string>();
-      }
-      kind.refs.push_back(std::move(spec));
-    }
+    for (const auto& r : m["references"])
+      if (auto bad = read_reference(source, r, kind)) return bad;
   }
 
   if (m.contains("members")) {
@@ -261,7 +277,11 @@ Result<Kind> parse_manifest(const std::string& source, std::string_view text, bo
       kind.scope.push_back(root.get<std::string>());
     }
   }
+  return std::nullopt;
+}
 
+// "never_read", which only an opaque kind is (and always is).
+std::optional<Error> read_never_read(const std::string& source, nlohmann::json& m, Kind& kind) {
   if (m.contains("never_read")) {
     if (!m["never_read"].is_boolean()) return invalid(source, "'never_read' must be true or false");
     kind.never_read = m["never_read"].get<bool>();
@@ -271,6 +291,26 @@ Result<Kind> parse_manifest(const std::string& source, std::string_view text, bo
     return invalid(source, "a kind that is never read must have format \"opaque\"");
   if (kind.format == Format::opaque && (!kind.refs.empty() || !kind.member_pointer.empty()))
     return invalid(source, "an opaque kind is never read, so it can have no references or members");
+  return std::nullopt;
+}
+
+// `check_schema` false: the pack was validated before (see from_texts).
+// `workspace`: a manifest of the workspace (.ws/kinds), not of the default
+// pack, so refuse_secret_claims applies.
+Result<Kind> parse_manifest(const std::string& source, std::string_view text, bool check_schema, bool workspace) {
+  auto json = manifest_json(source, text);
+  if (!json) return json.error();
+  // Not const: the steps look keys up as parse_manifest always did, through
+  // the non-const operator[], which every manifest of every tool run pays.
+  nlohmann::json& m = *json;
+  if (workspace)
+    if (auto refused = refuse_secret_claims(source, m)) return *refused;
+  if (auto bad = check_keys(source, m)) return *bad;
+
+  Kind kind;
+  kind.source = source;
+  for (auto* step : {read_identity, read_name, read_symbols, read_never_read})
+    if (auto bad = step(source, m, kind)) return *bad;
 
   if (m.contains("schema")) {
     kind.schema = m["schema"];

@@ -175,47 +175,15 @@ class Reporter {
     Span span = at ? at->value : Span{};
     std::string message;
     switch (p.what) {
-      case What::required: {
-        // Point at the opening brace only; a header with no object (an
-        // empty C# file) has nothing to point at and keeps its empty span.
-        if (span.end_byte > span.start_byte) {
-          span.end_byte = span.start_byte + 1;
-          span.end = Position{span.start.line, span.start.column + 1};
-        }
-        message = fmt::format("missing required field '{}'", p.field);
-        if (!field.empty()) message += " in " + field;
+      case What::required:
+        message = required_message(p, field, span);
         break;
-      }
-      case What::unknown: {
-        std::string allowed;
-        if (schema && schema->contains("properties") && (*schema)["properties"].is_object()) {
-          for (const auto& [name, sub] : (*schema)["properties"].items()) allowed += (allowed.empty() ? "" : ", ") + name;
-          allowed = allowed.empty() ? "; no fields are allowed" : "; allowed: " + allowed;
-        }
-        // valijson names only the first unknown field of an object; report every one.
-        for (const std::string& name : unknown_fields(p, value, schema)) {
-          Span key_span = span;
-          if (const Located* key = doc_.find(p.pointer + "/" + pointer_token(name)); key && key->has_key)
-            key_span = key->key;
-          emit(key_span, fmt::format("unknown field '{}' in {}{}", excerpt(name, 80), field.empty() ? kind_.name : field,
-                                     allowed));
-        }
+      case What::unknown:
+        report_unknown(p, value, schema, field, span);
         return;
-      }
-      case What::type: {
-        std::string expected;
-        if (schema && schema->contains("type")) {
-          const nlohmann::json& t = (*schema)["type"];
-          if (t.is_string()) expected = type_phrase(t.get<std::string>());
-          if (t.is_array())
-            for (const auto& one : t)
-              if (one.is_string()) expected += (expected.empty() ? "" : " or ") + type_phrase(one.get<std::string>());
-        }
-        message = expected.empty() ? subject + " has the wrong type"
-                                   : subject + " must be " + expected;
-        if (value) message += ", not " + actual_type(*value);
+      case What::type:
+        message = type_message(schema, subject, value);
         break;
-      }
       case What::enumeration:
         message = schema && schema->contains("enum") && (*schema)["enum"].is_array()
                       ? subject + " must be one of " + list_values((*schema)["enum"])
@@ -256,6 +224,50 @@ class Reporter {
   }
 
  private:
+  // Points at the opening brace only; a header with no object (an empty C#
+  // file) has nothing to point at and keeps its empty span.
+  static std::string required_message(const Problem& p, const std::string& field, Span& span) {
+    if (span.end_byte > span.start_byte) {
+      span.end_byte = span.start_byte + 1;
+      span.end = Position{span.start.line, span.start.column + 1};
+    }
+    std::string message = fmt::format("missing required field '{}'", p.field);
+    if (!field.empty()) message += " in " + field;
+    return message;
+  }
+
+  // valijson names only the first unknown field of an object; report every one.
+  void report_unknown(const Problem& p, const nlohmann::json* value, const nlohmann::json* schema,
+                      const std::string& field, const Span& span) {
+    std::string allowed;
+    if (schema && schema->contains("properties") && (*schema)["properties"].is_object()) {
+      for (const auto& [name, sub] : (*schema)["properties"].items()) allowed += (allowed.empty() ? "" : ", ") + name;
+      allowed = allowed.empty() ? "; no fields are allowed" : "; allowed: " + allowed;
+    }
+    for (const std::string& name : unknown_fields(p, value, schema)) {
+      Span key_span = span;
+      if (const Located* key = doc_.find(p.pointer + "/" + pointer_token(name)); key && key->has_key)
+        key_span = key->key;
+      emit(key_span, fmt::format("unknown field '{}' in {}{}", excerpt(name, 80), field.empty() ? kind_.name : field,
+                                 allowed));
+    }
+  }
+
+  static std::string type_message(const nlohmann::json* schema, const std::string& subject,
+                                  const nlohmann::json* value) {
+    std::string expected;
+    if (schema && schema->contains("type")) {
+      const nlohmann::json& t = (*schema)["type"];
+      if (t.is_string()) expected = type_phrase(t.get<std::string>());
+      if (t.is_array())
+        for (const auto& one : t)
+          if (one.is_string()) expected += (expected.empty() ? "" : " or ") + type_phrase(one.get<std::string>());
+    }
+    std::string message = expected.empty() ? subject + " has the wrong type" : subject + " must be " + expected;
+    if (value) message += ", not " + actual_type(*value);
+    return message;
+  }
+
   void emit(const Span& span, std::string message) {
     if (seen_.insert({span.start_byte, message}).second)
       out_.push_back(make_diag(DiagCode::schema_violation, std::string(path_), span, std::move(message)));

@@ -174,19 +174,26 @@ std::string invalidated_tree(std::string_view data, const std::vector<AppliedPat
   return out;
 }
 
-}  // namespace
+// An index file as write_fast() understands it: its entries located, the
+// extensions it keeps.
+struct RawIndex {
+  std::uint32_t version = 0;
+  std::vector<RawEntry> entries;
+  std::size_t extensions_at = 0;  // where the extensions start
+  std::string tree_ext, reuc_ext;
+  bool has_tree = false;
+};
 
-Result<bool> IndexUpdate::write_fast(const std::vector<AppliedPath>& changes, const std::string& to) const {
-  if (!exists_) return false;  // no index yet: libgit2 makes one
-  const std::string& data = data_;
+// The header and entries of `data`; false for what is left to libgit2: another
+// version, a conflict stage, a bad or unsorted entry.
+bool read_entries(std::string_view data, RawIndex& index) {
   const auto* d = reinterpret_cast<const unsigned char*>(data.data());
   if (data.size() < 12 + 20 || std::memcmp(d, "DIRC", 4) != 0) return false;
-  std::uint32_t version = be32(d + 4);
-  if (version != 2 && version != 3) return false;
+  index.version = be32(d + 4);
+  if (index.version != 2 && index.version != 3) return false;
   std::uint32_t count = be32(d + 8);
   const std::size_t end = data.size() - 20;
-
-  std::vector<RawEntry> entries;
+  std::vector<RawEntry>& entries = index.entries;
   entries.reserve(count);
   std::size_t pos = 12;
   for (std::uint32_t i = 0; i < count; ++i) {
@@ -194,7 +201,7 @@ Result<bool> IndexUpdate::write_fast(const std::vector<AppliedPath>& changes, co
     std::uint32_t flags = (std::uint32_t{d[pos + 60]} << 8) | d[pos + 61];
     if ((flags >> 12) & 3) return false;  // a conflict: libgit2 resolves it as git add would
     bool extended = flags & 0x4000;
-    if (extended && version < 3) return false;
+    if (extended && index.version < 3) return false;
     std::size_t name_at = pos + 62 + (extended ? 2 : 0);
     std::size_t len = flags & 0xFFF;
     if (len == 0xFFF) {
@@ -209,28 +216,40 @@ Result<bool> IndexUpdate::write_fast(const std::vector<AppliedPath>& changes, co
     entries.push_back(e);
     pos += size;
   }
-  std::string tree_ext, reuc_ext;
-  bool has_tree = false;
+  index.extensions_at = pos;
+  return true;
+}
+
+// The extensions after the entries: the cache tree invalidated for
+// `changes`, resolve-undo kept, optional caches dropped; false for one that
+// must be understood (conflict names, split index, sparse folders).
+bool read_extensions(std::string_view data, const std::vector<AppliedPath>& changes, RawIndex& index) {
+  const auto* d = reinterpret_cast<const unsigned char*>(data.data());
+  const std::size_t end = data.size() - 20;
+  std::size_t pos = index.extensions_at;
   while (pos < end) {
     if (pos + 8 > end) return false;
     std::uint32_t size = be32(d + pos + 4);
     if (size > end - pos - 8) return false;
     std::string_view sig(data.data() + pos, 4), body(data.data() + pos + 8, size);
     if (sig == "TREE") {
-      has_tree = true;
-      tree_ext = invalidated_tree(body, changes);
+      index.has_tree = true;
+      index.tree_ext = invalidated_tree(body, changes);
     } else if (sig == "REUC") {
-      reuc_ext = body;
+      index.reuc_ext = body;
     } else if (sig == "NAME" || sig[0] < 'A' || sig[0] > 'Z') {
-      return false;  // conflict names, or a required extension (split index, sparse folders)
+      return false;
     }
     pos += 8 + size;
   }
+  return true;
+}
 
-  // What the changes do to the entries, checked before anything is written:
-  // a path whose entry carries extended flags (skip-worktree,
-  // intent-to-add), or a file that would sit where the index has a folder
-  // (or the reverse), is left to libgit2.
+// Whether `changes` (sorted by path) can be written over `entries` here: not
+// when a path's entry carries extended flags (skip-worktree, intent-to-add),
+// or a file would sit where the index has a folder (or the reverse); those
+// are left to libgit2.
+bool changes_fit(const std::vector<RawEntry>& entries, const std::vector<AppliedPath>& changes) {
   auto find = [&](std::string_view p) {
     return std::lower_bound(entries.begin(), entries.end(), p,
                             [](const RawEntry& e, std::string_view q) { return e.path < q; });
@@ -262,69 +281,112 @@ Result<bool> IndexUpdate::write_fast(const std::vector<AppliedPath>& changes, co
       }
     }
   }
+  return true;
+}
 
+// The new index file, written entry by entry: the old entries copied, the
+// changed ones replaced, removed or added in path order.
+class IndexWriter {
+ public:
+  IndexWriter(std::string_view data, const RawIndex& index, const timespec& mtime)
+      : data_(data), index_(index), mtime_(mtime) {}
+
+  // The whole file, trailer included; nullopt when a change's id is not one.
+  std::optional<std::string> write(const std::vector<AppliedPath>& changes) {
+    out_.reserve(data_.size() + changes.size() * 96);
+    out_.append("DIRC", 4);
+    put32(out_, index_.version);
+    put32(out_, 0);  // the count, once known
+    for (const auto& c : changes) {
+      copy_until(c.path);
+      if (next_ < index_.entries.size() && index_.entries[next_].path == c.path) ++next_;  // replaced or removed
+      if (c.new_mode == 0) continue;
+      if (!add_entry(c)) return std::nullopt;
+    }
+    copy_until(std::string_view("\xff\xff\xff\xff", 4));
+    for (; next_ < index_.entries.size(); ++next_, ++written_) append_old(index_.entries[next_]);
+    set_count();
+    if (index_.has_tree && !index_.tree_ext.empty()) extension("TREE", index_.tree_ext);
+    if (!index_.reuc_ext.empty()) extension("REUC", index_.reuc_ext);
+    append_trailer();
+    return std::move(out_);
+  }
+
+ private:
   // An entry git could take as clean from its stat data alone only because
   // it was written in the same instant as the old index ("racily clean") is
   // smudged, as git does on every write, since the new index is younger.
-  auto racy = [&](const RawEntry& e) {
+  bool racy(const RawEntry& e) const {
+    const auto* d = reinterpret_cast<const unsigned char*>(data_.data());
     std::uint32_t sec = be32(d + e.start + 8), nsec = be32(d + e.start + 12);
     auto isec = static_cast<std::uint32_t>(mtime_.tv_sec), insec = static_cast<std::uint32_t>(mtime_.tv_nsec);
     return sec > isec || (sec == isec && nsec >= insec);
-  };
-  std::string out;
-  out.reserve(data.size() + changes.size() * 96);
-  out.append("DIRC", 4);
-  put32(out, version);
-  put32(out, 0);  // the count, once known
-  std::uint32_t written = 0;
-  std::size_t i = 0;
-  auto copy_until = [&](std::string_view p) {
-    for (; i < entries.size() && entries[i].path < p; ++i, ++written) {
-      std::size_t at = out.size();
-      out.append(data, entries[i].start, entries[i].end - entries[i].start);
-      if (racy(entries[i])) std::memset(out.data() + at + 36, 0, 4);  // the size field
+  }
+  void append_old(const RawEntry& e) { out_.append(data_.substr(e.start, e.end - e.start)); }
+  void copy_until(std::string_view p) {
+    const std::vector<RawEntry>& entries = index_.entries;
+    for (; next_ < entries.size() && entries[next_].path < p; ++next_, ++written_) {
+      std::size_t at = out_.size();
+      append_old(entries[next_]);
+      if (racy(entries[next_])) std::memset(out_.data() + at + 36, 0, 4);  // the size field
     }
-  };
-  for (const auto& c : changes) {
-    copy_until(c.path);
-    if (i < entries.size() && entries[i].path == c.path) ++i;  // replaced or removed
-    if (c.new_mode == 0) continue;
+  }
+  bool add_entry(const AppliedPath& c) {
     git_oid oid;
     if (!git::from_hex(c.new_id, oid)) return false;
-    out.append(24, '\0');  // no stat data (times, device, inode): git hashes the file when it next looks
-    put32(out, c.new_mode);
-    out.append(12, '\0');  // uid, gid, size
-    out.append(reinterpret_cast<const char*>(oid.id), GIT_OID_RAWSZ);
+    out_.append(24, '\0');  // no stat data (times, device, inode): git hashes the file when it next looks
+    put32(out_, c.new_mode);
+    out_.append(12, '\0');  // uid, gid, size
+    out_.append(reinterpret_cast<const char*>(oid.id), GIT_OID_RAWSZ);
     std::size_t len = c.path.size();
     std::uint32_t flags = static_cast<std::uint32_t>(std::min<std::size_t>(len, 0xFFF));
-    out.push_back(static_cast<char>(flags >> 8));
-    out.push_back(static_cast<char>(flags));
-    out.append(c.path);
+    out_.push_back(static_cast<char>(flags >> 8));
+    out_.push_back(static_cast<char>(flags));
+    out_.append(c.path);
     std::size_t size = (62 + len + 8) & ~std::size_t{7};
-    out.append(size - 62 - len, '\0');
-    ++written;
+    out_.append(size - 62 - len, '\0');
+    ++written_;
+    return true;
   }
-  copy_until(std::string_view("\xff\xff\xff\xff", 4));
-  for (; i < entries.size(); ++i, ++written) out.append(data, entries[i].start, entries[i].end - entries[i].start);
-  out[8] = static_cast<char>(written >> 24);
-  out[9] = static_cast<char>(written >> 16);
-  out[10] = static_cast<char>(written >> 8);
-  out[11] = static_cast<char>(written);
-  auto extension = [&](const char* sig, const std::string& body) {
-    out.append(sig, 4);
-    put32(out, static_cast<std::uint32_t>(body.size()));
-    out.append(body);
-  };
-  if (has_tree && !tree_ext.empty()) extension("TREE", tree_ext);
-  if (!reuc_ext.empty()) extension("REUC", reuc_ext);
-  unsigned char digest[SHA_DIGEST_LENGTH];
-  SHA_CTX sha;
-  SHA1_Init(&sha);
-  SHA1_Update(&sha, out.data(), out.size());
-  SHA1_Final(digest, &sha);
-  out.append(reinterpret_cast<const char*>(digest), sizeof digest);
+  void set_count() {
+    out_[8] = static_cast<char>(written_ >> 24);
+    out_[9] = static_cast<char>(written_ >> 16);
+    out_[10] = static_cast<char>(written_ >> 8);
+    out_[11] = static_cast<char>(written_);
+  }
+  void extension(const char* sig, const std::string& body) {
+    out_.append(sig, 4);
+    put32(out_, static_cast<std::uint32_t>(body.size()));
+    out_.append(body);
+  }
+  void append_trailer() {
+    unsigned char digest[SHA_DIGEST_LENGTH];
+    SHA_CTX sha;
+    SHA1_Init(&sha);
+    SHA1_Update(&sha, out_.data(), out_.size());
+    SHA1_Final(digest, &sha);
+    out_.append(reinterpret_cast<const char*>(digest), sizeof digest);
+  }
 
-  if (auto st = write_file(to, out); !st) return st.error();
+  std::string_view data_;
+  const RawIndex& index_;
+  const timespec& mtime_;
+  std::string out_;
+  std::size_t next_ = 0;        // the next old entry
+  std::uint32_t written_ = 0;   // entries written so far
+};
+
+}  // namespace
+
+Result<bool> IndexUpdate::write_fast(const std::vector<AppliedPath>& changes, const std::string& to) const {
+  if (!exists_) return false;  // no index yet: libgit2 makes one
+  RawIndex index;
+  if (!read_entries(data_, index) || !read_extensions(data_, changes, index)) return false;
+  // What the changes do to the entries is checked before anything is written.
+  if (!changes_fit(index.entries, changes)) return false;
+  auto out = IndexWriter(data_, index, mtime_).write(changes);
+  if (!out) return false;
+  if (auto st = write_file(to, *out); !st) return st.error();
   return true;
 }
 

@@ -25,43 +25,62 @@ void drop_refused(Listing& out, std::vector<std::optional<Error>>& why) {
                    [](const Error& a, const Error& b) { return a.subject < b.subject; });
 }
 
-}  // namespace
-
-Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
+// An error naming the known kinds when `options` asks for an unknown one.
+std::optional<Error> unknown_kind(const Workspace& ws, const ListOptions& options) {
   for (const auto& k : options.kinds)
     if (!ws.kinds.by_name(k)) {
       std::string known;
       for (const auto& kind : ws.kinds.kinds()) known += (known.empty() ? "" : ", ") + kind.name;
       return make_error(Errc::usage, "unknown kind '" + k + "'; known kinds: " + known, k);
     }
-  bool want_secrets = std::find(options.kinds.begin(), options.kinds.end(), "secret") != options.kinds.end();
-  PathPolicy policy = read_policy();
-  policy.allow_secret_names = want_secrets;
+  return std::nullopt;
+}
 
-  Listing out;
-  std::vector<bool> spec_hit(options.pathspecs.size(), false);
-  // The view is in path order: the router compares each folder with the
-  // kinds' folders once, and still checks every file's own name.
-  KindPack::Router router(ws.kinds);
-  for (const auto& e : ws.view.entries()) {
-    if (options.changed_only ? e.status == ChangeStatus::unchanged : e.status == ChangeStatus::deleted) continue;
-    bool matched = options.pathspecs.empty();
-    for (std::size_t i = 0; i < options.pathspecs.size(); ++i)
-      if (pathspec_matches(options.pathspecs[i], e.path)) matched = spec_hit[i] = true;
-    if (!matched) continue;
-    const Kind* kind = router.route(e.path);
+// What the listing holds of the entries before the per-file checks: the
+// entries `options` selects, each routed, and the refusals by path.
+class Selection {
+ public:
+  Selection(const Workspace& ws, const ListOptions& options)
+      : ws_(ws), options_(options), spec_hit_(options.pathspecs.size(), false), router_(ws.kinds) {
+    want_secrets_ = std::find(options.kinds.begin(), options.kinds.end(), "secret") != options.kinds.end();
+    policy_ = read_policy();
+    policy_.allow_secret_names = want_secrets_;
+  }
+
+  void select(Listing& out) {
+    for (const auto& e : ws_.view.entries()) {
+      if (options_.changed_only ? e.status == ChangeStatus::unchanged : e.status == ChangeStatus::deleted) continue;
+      if (!matches(e)) continue;
+      add(e, out);
+    }
+    for (std::size_t i = 0; i < spec_hit_.size(); ++i)
+      if (!spec_hit_[i]) out.unmatched_pathspecs.push_back(i);
+  }
+
+ private:
+  // Whether a pathspec (or none) matches, marking each one that does.
+  bool matches(const ViewEntry& e) {
+    bool matched = options_.pathspecs.empty();
+    for (std::size_t i = 0; i < options_.pathspecs.size(); ++i)
+      if (pathspec_matches(options_.pathspecs[i], e.path)) matched = spec_hit_[i] = true;
+    return matched;
+  }
+
+  // Entry `e` to the entries or the refusals; nowhere when the options leave it out.
+  void add(const ViewEntry& e, Listing& out) {
+    const Kind* kind = router_.route(e.path);
     // Secrets are listed by name, and only on request; another path holding
     // a secret's bytes is refused by path, like a link (secrets.h).
-    const bool secret = ws.view.is_secret(e);
-    if (secret && e.status != ChangeStatus::deleted && ws.view.holds_secret_bytes(e)) {
+    const bool secret = ws_.view.is_secret(e);
+    if (secret && e.status != ChangeStatus::deleted && ws_.view.holds_secret_bytes(e)) {
       out.refused.push_back(make_error(Errc::refused, secret_bytes_refusal(e.path), e.path, Rule::secret));
-      continue;
+      return;
     }
-    if ((is_secret_path(e.path) || (kind && kind->never_read)) && !want_secrets) continue;
-    if (auto rej = check_path(e.path, policy)) {
+    if ((is_secret_path(e.path) || (kind && kind->never_read)) && !want_secrets_) return;
+    if (auto rej = check_path(e.path, policy_)) {
       if (rej->rule != PathRule::secret)
         out.refused.push_back(make_error(Errc::refused, rej->message(), e.path, to_rule(rej->rule)));
-      continue;
+      return;
     }
     if (e.mode == kModeLink || e.mode == kModeGitlink) {
       out.refused.push_back(make_error(
@@ -70,61 +89,80 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
               (e.mode == kModeLink ? "symlink (links are never followed; replace it with the file itself)"
                                    : "submodule (a workspace holds plain files only)"),
           e.path, e.mode == kModeLink ? Rule::symlink : Rule::submodule));
-      continue;
+      return;
     }
-    if (!options.kinds.empty() &&
-        (!kind || std::find(options.kinds.begin(), options.kinds.end(), kind->name) == options.kinds.end()))
-      continue;
+    if (!options_.kinds.empty() &&
+        (!kind || std::find(options_.kinds.begin(), options_.kinds.end(), kind->name) == options_.kinds.end()))
+      return;
     ListedEntry le;
     le.entry = &e;
     le.kind = kind;
     le.config = !kind && is_workspace_config_path(e.path);
-    le.not_definition = !kind && !le.config && is_not_definition(ws.kinds, ws.config, e.path);
+    le.not_definition = !kind && !le.config && is_not_definition(ws_.kinds, ws_.config, e.path);
     le.secret = secret || (kind && kind->never_read);  // never_read(), is_secret() known
     out.entries.push_back(std::move(le));
   }
-  for (std::size_t i = 0; i < spec_hit.size(); ++i)
-    if (!spec_hit[i]) out.unmatched_pathspecs.push_back(i);
 
-  // A working-tree file with several hard links is refused like a symlink,
-  // so the listing names what the other tools refuse to read, with or
-  // without -l. One stat per file (not an open), spread over the cores.
+  const Workspace& ws_;
+  const ListOptions& options_;
+  std::vector<bool> spec_hit_;
+  bool want_secrets_ = false;
+  PathPolicy policy_;
+  // The view is in path order: the router compares each folder with the
+  // kinds' folders once, and still checks every file's own name.
+  KindPack::Router router_;
+};
+
+// A working-tree file with several hard links is refused like a symlink,
+// so the listing names what the other tools refuse to read, with or
+// without -l. One stat per file (not an open), spread over the cores.
+void drop_hard_links(const Workspace& ws, Listing& out) {
   std::vector<std::optional<Error>> why(out.entries.size());
   parallel_for(out.entries.size(), [&](std::size_t i) {
     const ListedEntry& le = out.entries[i];
     if (!le.secret) why[i] = ws.view.content().refusal(*le.entry);
   });
   drop_refused(out, why);
+}
 
+// Each entry's size and definition name (-l). A working-tree file found,
+// once read, to hold a secret's bytes is refused like one the view knew to
+// hold them: no name, no size.
+void add_names(const Workspace& ws, Listing& out) {
+  std::vector<std::optional<Error>> secret_bytes(out.entries.size());
+  parallel_for(out.entries.size(), [&](std::size_t i) {
+    ListedEntry& le = out.entries[i];
+    const ViewEntry& e = *le.entry;
+    if (le.secret) {
+      // The name is the file name; a secret's size would describe its
+      // content: not shown.
+      if (le.kind && le.kind->never_read) le.name = read_definition(*le.kind, e.path, {}, ws.kinds).name;
+      return;
+    }
+    le.size = ws.view.content().size_of(e);
+    if (!le.kind) return;
+    auto bytes = ws.view.read(e);
+    if (!bytes && bytes.error().rule == Rule::secret) secret_bytes[i] = bytes.error();
+    if (!bytes) return;
+    if (!le.size) le.size = bytes->size();
+    Definition d = read_definition(*le.kind, e.path, *bytes, ws.kinds);
+    if (d.has_name) le.name = d.name;
+  });
+  drop_refused(out, secret_bytes);
+}
+
+}  // namespace
+
+Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
+  if (auto unknown = unknown_kind(ws, options)) return *unknown;
+  Listing out;
+  Selection(ws, options).select(out);
+  drop_hard_links(ws, out);
   if (options.max && out.entries.size() > *options.max) {
     out.omitted = out.entries.size() - *options.max;
     out.entries.resize(*options.max);
   }
-
-  if (options.want_names) {
-    // A working-tree file found, once read, to hold a secret's bytes is
-    // refused like one the view knew to hold them: no name, no size.
-    std::vector<std::optional<Error>> secret_bytes(out.entries.size());
-    parallel_for(out.entries.size(), [&](std::size_t i) {
-      ListedEntry& le = out.entries[i];
-      const ViewEntry& e = *le.entry;
-      if (le.secret) {
-        // The name is the file name; a secret's size would describe its
-        // content: not shown.
-        if (le.kind && le.kind->never_read) le.name = read_definition(*le.kind, e.path, {}, ws.kinds).name;
-        return;
-      }
-      le.size = ws.view.content().size_of(e);
-      if (!le.kind) return;
-      auto bytes = ws.view.read(e);
-      if (!bytes && bytes.error().rule == Rule::secret) secret_bytes[i] = bytes.error();
-      if (!bytes) return;
-      if (!le.size) le.size = bytes->size();
-      Definition d = read_definition(*le.kind, e.path, *bytes, ws.kinds);
-      if (d.has_name) le.name = d.name;
-    });
-    drop_refused(out, secret_bytes);
-  }
+  if (options.want_names) add_names(ws, out);
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <vector>
 
 #include "definition_build.h"
 #include "json_values.h"
@@ -33,90 +34,102 @@ class YamlConverter {
   // `root` is a document's block_node or flow_node; without recursion, one
   // frame per open mapping or sequence.
   bool convert(TSNode root, JsonDoc& doc) {
-    struct Frame {
-      nlohmann::json* target;
-      std::string pointer;
-      std::unique_ptr<Cursor> cursor;
-      bool is_mapping;
-      bool started = false;
-      std::size_t index = 0;
-    };
-    std::vector<Frame> stack;
-    // Sets *target from `wrapper` (a block_node/flow_node, or null for an
-    // empty value located at `empty_at`).
-    auto enter = [&](TSNode wrapper, Span empty_at, nlohmann::json* target, std::string pointer) -> bool {
-      TSNode node = wrapper;
-      if (!ts_node_is_null(node) && !unwrap(node)) return false;
-      Located& at = doc.at[pointer];
-      if (ts_node_is_null(node)) {
-        *target = nullptr;
-        at.value = at.content = empty_at;
-        return true;
-      }
-      at.value = at.content = lines_.span(ts_node_start_byte(node), ts_node_end_byte(node));
-      bool mapping = is(node, "block_mapping") || is(node, "flow_mapping");
-      if (mapping || is(node, "block_sequence") || is(node, "flow_sequence")) {
-        *target = mapping ? nlohmann::json::object() : nlohmann::json::array();
-        stack.push_back(Frame{target, std::move(pointer), std::make_unique<Cursor>(node), mapping});
-        return true;
-      }
-      if ((is(node, "double_quote_scalar") || is(node, "single_quote_scalar")) &&
-          at.value.end_byte - at.value.start_byte >= 2)
-        at.content = lines_.span(at.value.start_byte + 1, at.value.end_byte - 1);
-      return scalar(node, *target);
-    };
-
+    doc_ = &doc;
+    stack_.clear();
     if (!enter(root, Span{}, &doc.value, "")) return false;
-    while (!stack.empty()) {
-      Frame& f = stack.back();
+    while (!stack_.empty()) {
+      Frame& f = stack_.back();
       bool more = f.started ? f.cursor->next_sibling() : f.cursor->first_child();
       f.started = true;
       if (!more) {
-        stack.pop_back();
+        stack_.pop_back();
         continue;
       }
       TSNode child = f.cursor->node();
       if (!ts_node_is_named(child) || is(child, "comment")) continue;
       Span end_of_child = lines_.span(ts_node_end_byte(child), ts_node_end_byte(child));
-      if (!f.is_mapping) {
-        TSNode item = child;
-        if (is(child, "block_sequence_item")) {
-          item = TSNode{};
-          for (TSNode n : children(child))
-            if (!is(n, "comment")) item = n;
-        } else if (is(child, "flow_pair")) {
-          return refuse(child, "a 'key: value' pair inside a flow sequence is not supported in front matter");
-        }
-        f.target->push_back(nullptr);
-        std::string pointer = f.pointer + "/" + std::to_string(f.index++);
-        if (!enter(item, end_of_child, &f.target->back(), std::move(pointer))) return false;
-        continue;
-      }
-      TSNode key_node = child, value_node{};
-      if (is(child, "block_mapping_pair") || is(child, "flow_pair")) {
-        key_node = ts_node_child_by_field_name(child, "key", 3);
-        value_node = ts_node_child_by_field_name(child, "value", 5);
-      }
-      if (ts_node_is_null(key_node)) return refuse(child, "a mapping entry has no key");
-      std::string key;
-      Span key_span;
-      if (!key_of(key_node, key, key_span)) return false;
-      if (f.target->contains(key)) {
-        def_.diagnostics.push_back(make_diag(DiagCode::schema_violation, def_.path, key_span,
-                                             fmt::format("duplicate key '{}'", excerpt(key, 80))));
-        continue;
-      }
-      std::string pointer = f.pointer + "/" + pointer_token(key);
-      Located& at = doc.at[pointer];
-      at.key = key_span;
-      at.has_key = true;
-      nlohmann::json* target = &(*f.target)[key];
-      if (!enter(value_node, end_of_child, target, std::move(pointer))) return false;
+      // Either may push a frame, which `f` does not outlive.
+      if (!(f.is_mapping ? mapping_entry(f, child, end_of_child) : sequence_item(f, child, end_of_child)))
+        return false;
     }
     return true;
   }
 
  private:
+  // An open mapping or sequence: where its values go and where it is read.
+  struct Frame {
+    nlohmann::json* target;
+    std::string pointer;
+    std::unique_ptr<Cursor> cursor;
+    bool is_mapping;
+    bool started = false;
+    std::size_t index = 0;
+  };
+
+  // Sets *target from `wrapper` (a block_node/flow_node, or null for an
+  // empty value located at `empty_at`); a mapping or sequence is opened as
+  // a frame, read by convert().
+  bool enter(TSNode wrapper, Span empty_at, nlohmann::json* target, std::string pointer) {
+    TSNode node = wrapper;
+    if (!ts_node_is_null(node) && !unwrap(node)) return false;
+    Located& at = doc_->at[pointer];
+    if (ts_node_is_null(node)) {
+      *target = nullptr;
+      at.value = at.content = empty_at;
+      return true;
+    }
+    at.value = at.content = lines_.span(ts_node_start_byte(node), ts_node_end_byte(node));
+    bool mapping = is(node, "block_mapping") || is(node, "flow_mapping");
+    if (mapping || is(node, "block_sequence") || is(node, "flow_sequence")) {
+      *target = mapping ? nlohmann::json::object() : nlohmann::json::array();
+      stack_.push_back(Frame{target, std::move(pointer), std::make_unique<Cursor>(node), mapping});
+      return true;
+    }
+    if ((is(node, "double_quote_scalar") || is(node, "single_quote_scalar")) &&
+        at.value.end_byte - at.value.start_byte >= 2)
+      at.content = lines_.span(at.value.start_byte + 1, at.value.end_byte - 1);
+    return scalar(node, *target);
+  }
+
+  // The next item of sequence `f`.
+  bool sequence_item(Frame& f, TSNode child, Span end_of_child) {
+    TSNode item = child;
+    if (is(child, "block_sequence_item")) {
+      item = TSNode{};
+      for (TSNode n : children(child))
+        if (!is(n, "comment")) item = n;
+    } else if (is(child, "flow_pair")) {
+      return refuse(child, "a 'key: value' pair inside a flow sequence is not supported in front matter");
+    }
+    f.target->push_back(nullptr);
+    std::string pointer = f.pointer + "/" + std::to_string(f.index++);
+    return enter(item, end_of_child, &f.target->back(), std::move(pointer));
+  }
+
+  // The next entry of mapping `f`; a duplicate key is reported and skipped.
+  bool mapping_entry(Frame& f, TSNode child, Span end_of_child) {
+    TSNode key_node = child, value_node{};
+    if (is(child, "block_mapping_pair") || is(child, "flow_pair")) {
+      key_node = ts_node_child_by_field_name(child, "key", 3);
+      value_node = ts_node_child_by_field_name(child, "value", 5);
+    }
+    if (ts_node_is_null(key_node)) return refuse(child, "a mapping entry has no key");
+    std::string key;
+    Span key_span;
+    if (!key_of(key_node, key, key_span)) return false;
+    if (f.target->contains(key)) {
+      def_.diagnostics.push_back(make_diag(DiagCode::schema_violation, def_.path, key_span,
+                                           fmt::format("duplicate key '{}'", excerpt(key, 80))));
+      return true;
+    }
+    std::string pointer = f.pointer + "/" + pointer_token(key);
+    Located& at = doc_->at[pointer];
+    at.key = key_span;
+    at.has_key = true;
+    nlohmann::json* target = &(*f.target)[key];
+    return enter(value_node, end_of_child, target, std::move(pointer));
+  }
+
   bool refuse(TSNode n, std::string message) {
     def_.diagnostics.push_back(make_diag(DiagCode::schema_violation, def_.path,
                                          lines_.span(ts_node_start_byte(n), ts_node_end_byte(n)), std::move(message)));
@@ -190,6 +203,8 @@ class YamlConverter {
   std::string_view bytes_;
   const LineIndex& lines_;
   Definition& def_;
+  JsonDoc* doc_ = nullptr;     // what convert() fills
+  std::vector<Frame> stack_;   // its open mappings and sequences
 };
 
 const SyntaxRules& yaml_syntax() {
