@@ -211,12 +211,16 @@ TEST_CASE("ws-build --progress in a pipe writes progress to stderr only, after t
 TEST_CASE("ws-commit on a terminal draws the same progress, and --json keeps the terminal clean", "[ws-commit][progress]") {
   TempRepo repo;
   seed(repo);
-  auto staged = ws_on_pty("ws-commit", {"-m", "rename A0"}, repo.path(), kNow);
+  // One date for both commits: the second stages the same proposal (same
+  // id, nothing superseded) however long the first took.
+  wstest::RunOptions now = kNow;
+  now.env["GIT_AUTHOR_DATE"] = now.env["GIT_COMMITTER_DATE"] = "1767225600 +0000";
+  auto staged = ws_on_pty("ws-commit", {"-m", "rename A0"}, repo.path(), now);
   CHECK(staged.status == 0);
   CHECK(staged.out.rfind("proposal ", 0) == 0);
   check_progress(staged.tty, "ws-commit", kRead);
 
-  auto json = ws_on_pty("ws-commit", {"-m", "rename A0", "--json", "--no-cache"}, repo.path(), kNow);
+  auto json = ws_on_pty("ws-commit", {"-m", "rename A0", "--json", "--no-cache"}, repo.path(), now);
   CHECK(json.status == 0);
   CHECK(json.out.rfind("{\"type\":\"proposal\",\"version\":1,\"id\":\"", 0) == 0);
   CHECK(json.out.find("\"supersedes\":null}\n") != std::string::npos);
