@@ -353,7 +353,7 @@ TEST_CASE("ws-grep -l, -c, -o, -v, -m, -z, -N, -F, -e and --column", "[ws-grep]"
   auto counts = lines(ws_grep(repo, {"--json", "-c", "a.b"}).out);
   REQUIRE(counts.size() == 3);
   CHECK(nlohmann::json::parse(counts[0]) ==
-        nlohmann::json{{"type", "file"}, {"version", 1}, {"path", "a.txt"}, {"kind", "unrouted"}, {"name", nullptr}, {"count", 3}});
+        nlohmann::json{{"type", "file"}, {"version", 1}, {"path", "a.txt"}, {"kind", "none"}, {"name", nullptr}, {"count", 3}});
   CHECK(ws_grep(repo, {"-e", "one", "-e", "four"}).out == "a.txt:1:one a.b\nb.txt:1:four\n");
   CHECK(ws_grep(repo, {"-e", "one", "b.txt"}).status == 1);  // with -e, the positional is a pathspec
   CHECK(ws_grep(repo, {"--column", "two"}).out == "a.txt:2:1:two axb\n");
@@ -527,4 +527,27 @@ TEST_CASE("ws-grep reads index versions 2 to 4 and refuses a split index in one 
     CHECK(r.err == "");
     CHECK(r.out == expected);
   }
+}
+
+TEST_CASE("ws-grep --json calls a file's kind what ws-ls calls it", "[ws-grep][ls-label]") {
+  TempRepo repo;
+  seed_example(repo);
+  repo.write("README.md", "# refund desk\n");
+  repo.write("docs/notes.md", "refund\n");
+  repo.write(".ws/config.json", "{\"ignore\": [\"scripts/\"]}\n");
+  repo.write("scripts/x.sh", "echo refund\n");
+  repo.write("agents/notes.txt", "refund\n");
+  repo.commit_all("other files");
+  auto r = ws_grep(repo, {"--json", "-l", "refund", "README.md", "docs", "scripts", "agents/notes.txt", "agents/AGbilling01.json"});
+  CHECK(r.status == 0);
+  std::vector<std::string> kinds;
+  for (const auto& l : lines(r.out)) {
+    auto j = nlohmann::json::parse(l);
+    if (j["type"] == "file") kinds.push_back(j["path"].get<std::string>() + " " + j["kind"].get<std::string>());
+  }
+  CHECK(kinds == std::vector<std::string>{"README.md none", "agents/AGbilling01.json agent",
+                                          "agents/notes.txt unrouted", "docs/notes.md none", "scripts/x.sh none"});
+  auto ls = wstest::ws("ws-ls", {"-l", "README.md", "docs", "scripts", "agents/notes.txt"}, repo.path());
+  CHECK(ls.out ==
+        "- none     - README.md\n- unrouted - agents/notes.txt\n- none     - docs/notes.md\n- none     - scripts/x.sh\n");
 }

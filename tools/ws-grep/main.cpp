@@ -209,6 +209,7 @@ int search(const Options& o, const wscli::ViewOptions& view, ws::GrepOptions& g,
   std::unique_ptr<ws::KnownDefinitions> known;
   if (!g.ref.empty()) known = ws::saved_base_definitions(*workspace);
   g.known = known.get();
+  g.config = &workspace->config;
 
   std::ios::sync_with_stdio(false);
   auto summary = ws::grep_view(workspace->view, workspace->kinds, g, std::cout);

@@ -30,6 +30,8 @@
 
 namespace ws {
 
+struct WorkspaceConfig;
+
 enum class GrepMode {
   lines,                // path:line:text (default)
   only_matching,        // -o: path:line:match, one per match
@@ -71,6 +73,10 @@ struct GrepOptions {
   // (ViewSpec::statuses), whose 'unchanged' means the base's bytes. Null:
   // every file is read and parsed.
   const KnownDefinitions* known = nullptr;
+  // The workspace's configuration: a record of a file that is not a
+  // definition (README.md, docs/, the "ignore" globs) says kind "none", as
+  // ws-ls does. Null: every file no kind reads says "unrouted".
+  const WorkspaceConfig* config = nullptr;
   std::vector<Pathspec> pathspecs;
   // -g/--glob: every argument's globs in command-line order (search_glob.h).
   std::vector<IgnoreGlob> globs;

@@ -13,6 +13,7 @@
 
 #include "grep_format.h"
 #include "libcheck/path_policy.h"
+#include "libcheck/path_route.h"
 #include "libcheck/reader.h"
 #include "libcheck/search_glob.h"
 #include "libcheck/workspace.h"
@@ -415,6 +416,16 @@ Routes route_all(const std::vector<ViewEntry>& entries, const KindPack& kinds) {
   return r;
 }
 
+// What a record calls a file's kind, as ws-ls does: a kind's name,
+// "config", "none" for a file that is not a definition (with the
+// workspace's configuration to judge it), else "unrouted".
+std::string_view kind_label(const GrepOptions& o, const KindPack& kinds, const Kind* kind, std::string_view path) {
+  if (kind) return kind->name;
+  if (is_workspace_config_path(path)) return "config";
+  if (o.config && is_not_definition(kinds, *o.config, path)) return "none";
+  return "unrouted";
+}
+
 // Whether an entry is asked for: a pathspec names it (each one that does
 // is marked in `spec_hit`) and the -g globs select it.
 bool asked_for(const GrepOptions& o, const ViewEntry& e, std::vector<bool>& spec_hit) {
@@ -453,7 +464,7 @@ std::vector<Job> choose_files(const View& view, const KindPack& kinds, const Gre
     Job& job = jobs.emplace_back();
     job.entry = &e;
     job.kind = kind;
-    job.kind_label = kind ? std::string_view(kind->name) : is_workspace_config_path(e.path) ? "config" : "unrouted";
+    job.kind_label = kind_label(o, kinds, kind, e.path);
     if (!o.json && !o.nul && !o.shown_from.folder.empty()) job.shown_path = path_from_prefix(e.path, o.shown_from);
   }
   for (std::size_t i = 0; i < spec_hit.size(); ++i)
