@@ -21,6 +21,10 @@ namespace ws {
 
 namespace fs = std::filesystem;
 
+bool acyclic_self_references(const Kind& kind) {
+  return std::any_of(kind.refs.begin(), kind.refs.end(), [](const RefSpec& r) { return r.acyclic; });
+}
+
 bool is_valid_id_segment(std::string_view s) {
   if (s.empty()) return false;
   auto alnum = [](char c) {
@@ -220,7 +224,7 @@ Result<Kind> parse_manifest(const std::string& source, std::string_view text, bo
     for (const auto& r : m["references"]) {
       if (!r.is_object()) return invalid(source, "each reference must be an object");
       for (const auto& [key, value] : r.items())
-        if (key != "at" && key != "kind" && key != "member_of")
+        if (key != "at" && key != "kind" && key != "member_of" && key != "acyclic")
           return invalid(source, fmt::format("unknown key '{}' in a reference", key));
       if (!r.contains("at") || !is_reference_pointer(r["at"]))
         return invalid(source, "a reference needs 'at', a JSON pointer such as \"/tools/*\"");
@@ -232,8 +236,17 @@ Result<Kind> parse_manifest(const std::string& source, std::string_view text, bo
           return invalid(source, "'member_of' must be a JSON pointer without '*', such as \"/node\"");
         spec.member_of = r["member_of"].get<std::string>();
       }
+      if (r.contains("acyclic")) {
+        if (!r["acyclic"].is_boolean() || (r["acyclic"].get<bool>() && (spec.target_kind != kind.name || !spec.member_of.empty())))
+          return invalid(source, "'acyclic' must be a boolean, true only on a reference of the kind to itself");
+        spec.acyclic = r["acyclic"].get<bool>();
+      }
       kind.refs.push_back(std::move(spec));
     }
+    // The compile tells an include from another reference by its kind alone.
+    for (const RefSpec& r : kind.refs)
+      if (r.target_kind == kind.name && r.member_of.empty() && r.acyclic != acyclic_self_references(kind))
+        return invalid(source, "'acyclic' must be the same on every reference of the kind to itself");
   }
 
   if (m.contains("members")) {
