@@ -199,7 +199,7 @@ TEST_CASE("adopt: the base's ignore globs silence files that are not definitions
   // Ignored is not hidden: ws-ls still lists what the build does not report.
   auto ls = ws(repo, "ws-ls", {"-l", "tools", "agents/README.md"});
   CHECK(ls.status == 0);
-  CHECK(ls.out == "A unrouted - agents/README.md\nA unrouted - tools/ci/run.sh\n");
+  CHECK(ls.out == "A none - agents/README.md\nA none - tools/ci/run.sh\n");
 }
 
 TEST_CASE("adopt: an ignore glob a change adds does not hide the change's own files", "[adopt][policy]") {

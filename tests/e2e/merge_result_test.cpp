@@ -8,7 +8,9 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <map>
 
+#include "support/hand_made.h"
 #include "support/process.h"
 #include "support/temp_repo.h"
 
@@ -158,6 +160,69 @@ TEST_CASE("merge result: a hostile commit subject on main reaches the note escap
 
 namespace {
 
+// A request written past git's checks, forked where `d` forked: the triage
+// agent's handoffs changed against main's change to them, as an executable
+// file (100755), beside a link (120000) to the billing agent and a gitlink
+// (160000); with `dot_git`, also a folder named '.git' holding a config.
+std::string hand_made_request(const Diverged& d, bool dot_git) {
+  const TempRepo& repo = d.repo;
+  std::string triage = repo.git({"show", d.fork + ":agents/AGtriage01.json"});
+  const std::string from = "\"handoffs\": [\"Billing\"]";
+  triage.replace(triage.find(from), from.size(), "\"handoffs\": [\"Billing\", \"Nobody\"]");
+  std::string tree = chomp(repo.git({"rev-parse", d.fork + "^{tree}"}));
+  tree = wstest::tree_with(repo, tree, "agents", {"100755", "AGtriage01.json", wstest::write_blob(repo, triage)});
+  tree = wstest::tree_with(repo, tree, "agents",
+                           {"120000", "AGlink01.json", wstest::write_blob(repo, "AGbilling01.json")});
+  tree = wstest::tree_with(repo, tree, "", {"160000", "vendor", d.fork});
+  if (dot_git) {
+    std::string config = wstest::write_blob(repo, "[core]\n\tworktree = /\n");
+    std::string folder = wstest::write_raw_tree(repo, {{"100644", "config", config}});
+    tree = wstest::tree_with(repo, tree, "", {"40000", ".git", folder});
+  }
+  return chomp(repo.git({"commit-tree", tree, "-p", d.fork, "-m", "Hand-made request"}));
+}
+
+}  // namespace
+
+TEST_CASE("merge result: a hand-made request with odd modes and a '.git' folder is refused by that path's rule",
+          "[merge][hostile]") {
+  Diverged d;
+  d.on("main", [&] {
+    d.repo.replace("agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": []");
+  }, "Stop handing off");
+  const std::string main = chomp(d.repo.git({"rev-parse", "main"}));
+  const std::string request = hand_made_request(d, /*dot_git=*/true);
+  const std::string before = d.state();
+  auto r = d.build({"--base", "main", "--rev", request});
+  CHECK(r.status == 1);
+  CHECK(r.out == "");
+  CHECK(r.err == "ws-build: cannot merge '" + request + "' into '" + main +
+                     "': refused path '.git/config': git-dir (a component is a spelling of '.git', git's own "
+                     "directory); rename that component\n");
+  CHECK(d.state() == before);
+
+  // Without the '.git' folder the same request merges: the conflict, the
+  // link and the gitlink are each the build's own one-line finding.
+  const std::string plain = hand_made_request(d, /*dot_git=*/false);
+  r = d.build({"--base", "main", "--rev", plain});
+  INFO(r.err);
+  CHECK(r.status == 1);
+  CHECK(r.err == "");
+  CHECK(r.out ==
+        "agents/AGlink01.json: error[WS017]: refused to read 'agents/AGlink01.json': symlink (links are never "
+        "followed)\n"
+        "agents/AGtriage01.json: error[WS021]: 'agents/AGtriage01.json' conflicts with 'main': git cannot merge "
+        "the change into it; rebase the change onto 'main' and resolve the conflict\n"
+        "agents/AGtriage01.json:8:28: error[WS010]: unresolved reference to agent 'Nobody'\n"
+        "  \"handoffs\": [\"Billing\", \"Nobody\"]\n"
+        "                           ^~~~~~\n"
+        "vendor: error[WS017]: refused to read 'vendor': submodule (a workspace holds plain files only)\n"
+        "4 errors in 3 files (3 files changed)\n");
+  CHECK(d.state() == before);
+}
+
+namespace {
+
 // The `script:` lines of docs/ci.md's GitLab recipe, as the runner would run them.
 std::vector<std::string> gitlab_script() {
   std::ifstream in(std::string(WS_SOURCE_DIR) + "/docs/ci.md");
@@ -174,7 +239,74 @@ std::vector<std::string> gitlab_script() {
   return out;
 }
 
+// The one-line `run:` steps of docs/ci.md's GitHub recipe that call
+// ws-build, as the runner would run them.
+std::vector<std::string> github_steps() {
+  std::ifstream in(std::string(WS_SOURCE_DIR) + "/docs/ci.md");
+  std::string line;
+  bool in_github = false;
+  std::vector<std::string> out;
+  const std::string run = "        run: ";
+  while (std::getline(in, line)) {
+    if (line.rfind("## ", 0) == 0) in_github = line.find("GitHub") != std::string::npos;
+    if (in_github && line.rfind(run, 0) == 0 && line.find("ws-build") != std::string::npos)
+      out.push_back(line.substr(run.size()));
+  }
+  return out;
+}
+
+// Runs one recipe step with sh in `checkout`, the tools on PATH.
+RunResult run_step(const std::string& checkout, const std::string& step, const std::map<std::string, std::string>& env) {
+  wstest::RunOptions o = wstest::ws_options(checkout);
+  const char* path = std::getenv("PATH");
+  o.env["PATH"] = std::string(WS_BIN_DIR) + ":" + (path ? path : "/usr/bin:/bin");
+  for (const auto& [k, v] : env) o.env[k] = v;
+  return wstest::run({"sh", "-ec", step}, o);
+}
+
 }  // namespace
+
+TEST_CASE("merge result: docs/ci.md's GitHub recipe on the pull request's merge ref refuses the semantic conflict",
+          "[merge][ci]") {
+  Diverged d;
+  d.on("request", [&] { d.rename_billing(); }, "Rename the billing agent to Payments");
+  d.on("main", [&] { d.repo.write("ai-tools/TLescalate01.cs", kBillingEscalation); }, "Add a billing escalation tool");
+  // GitHub's test merge of the request into its base, as refs/pull/1/merge:
+  // it merges cleanly as text.
+  d.repo.git({"checkout", "-q", "--detach", "main"});
+  d.repo.git({"merge", "-q", "--no-ff", "-m", "Merge request into main", "request"});
+  d.repo.git({"update-ref", "refs/pull/1/merge", "HEAD"});
+  d.repo.git({"checkout", "-q", "main"});
+  // actions/checkout with fetch-depth 0: the whole history, the merge ref
+  // checked out detached, the base branch as origin/main.
+  wstest::TempDir runner;
+  const std::string checkout = runner.path() + "/checkout";
+  REQUIRE(wstest::run({"git", "clone", "-q", "--no-checkout", d.repo.path(), checkout}).status == 0);
+  REQUIRE(wstest::run({"git", "-C", checkout, "fetch", "-q", "origin", "refs/pull/1/merge"}).status == 0);
+  REQUIRE(wstest::run({"git", "-C", checkout, "checkout", "-q", "--detach", "FETCH_HEAD"}).status == 0);
+
+  const auto steps = github_steps();
+  REQUIRE(steps.size() == 2);
+  const std::map<std::string, std::string> env{{"WS_BASE", "origin/main"}};
+  auto sarif_step = run_step(checkout, steps[0], env);
+  INFO(steps[0] << "\n" << sarif_step.out << sarif_step.err);
+  CHECK(sarif_step.status == 0);  // the report is made; the gate below says no
+  std::ifstream in(checkout + "/ws.sarif");
+  auto sarif = nlohmann::json::parse(std::string(std::istreambuf_iterator<char>(in), {}));
+  const auto& results = sarif["runs"][0]["results"];
+  REQUIRE(results.size() == 1);
+  CHECK(results[0]["ruleId"] == "WS013");
+  CHECK(results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "ai-tools/TLescalate01.cs");
+  CHECK(results[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 3);
+
+  auto gate = run_step(checkout, steps[1], env);
+  INFO(steps[1] << "\n" << gate.out << gate.err);
+  CHECK(gate.status == 1);
+  CHECK(gate.out.rfind("::error file=ai-tools/TLescalate01.cs,line=3,col=14,", 0) == 0);
+  CHECK(gate.out.find("title=WS013::") != std::string::npos);
+  // What the merge ref holds is checked directly: origin/main is its parent.
+  CHECK(gate.err.find("merge") == std::string::npos);
+}
 
 TEST_CASE("merge result: docs/ci.md's GitLab recipe refuses a request that breaks the target's tip", "[merge][ci]") {
   Diverged d;

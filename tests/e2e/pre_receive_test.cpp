@@ -345,3 +345,37 @@ TEST_CASE("pre-receive: a force push is checked as the new tip replacing the old
   CHECK(git_in(server.bare, {"fsck", "--no-progress"}).status == 0);
   (void)old_tip;
 }
+
+TEST_CASE("pre-receive: a merge git makes cleanly is refused when it breaks a referrer main gained", "[pre-receive][merge]") {
+  Server server;
+  seed(server);
+  Client early(server, "early");  // renames the billing agent from the fork
+  Client client(server, "client");
+  client.write("ai-tools/TLescalate01.cs",
+               "// name: EscalateBilling\n"
+               "return await Agents.Billing.Run(args.Ticket);\n");
+  std::string tool = client.commit("Add a billing escalation tool");
+  REQUIRE(client.push({"main"}).status == 0);
+
+  // The rename follows every referrer the early clone knows of; git then
+  // merges main's new tool in without a textual conflict.
+  half_rename(early);
+  finish_rename(early);
+  early.commit("Rename the billing agent");
+  git_ok(early.path, {"pull", "-q", "--no-rebase", "--no-edit", "origin", "main"});
+  std::string merged = chomp(git_ok(early.path, {"rev-parse", "HEAD"}));
+  auto refused = early.push({"main"});
+  CHECK(refused.status == 1);
+  CHECK(remote_lines(refused.err) ==
+        std::vector<std::string>{
+            "ws-build: refusing refs/heads/main: the changeset does not compile",
+            "ai-tools/TLescalate01.cs:2:14: error[WS013]: unresolved reference 'Agents.Billing'",
+            "return await Agents.Billing.Run(args.Ticket);",
+            "             ^~~~~~~~~~~~~~",
+            "agents/AGbilling01.json:2:12: note: 'Billing' was renamed to 'Payments' in agents/AGbilling01.json",
+            "  \"name\": \"Payments\",",
+            "           ^~~~~~~~",
+            "1 error in 1 file (4 files changed)"});
+  CHECK(server.branch("main") == tool);
+  CHECK_FALSE(server.has_object(merged));
+}

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -252,4 +253,95 @@ TEST_CASE("ws-ls outside a repository and with bad flags exits 2 with one line",
   auto h = ws("ws-ls", {"--help"}, dir.path());
   CHECK(h.status == 0);
   CHECK(h.out.find("--changed") != std::string::npos);
+}
+
+TEST_CASE("ws-ls labels files that are not definitions 'none', apart from unrouted ones", "[ws-ls][ls-label]") {
+  // ws(7), Files that are not definitions: root-level files, top-level
+  // dot-folders and docs/ are not definitions and ws-build never reports
+  // them; a file under another top-level folder, or in a kind's folder
+  // that no kind reads, is what ws-build reports as unrouted.
+  TempRepo repo;
+  repo.write("agents/a.json", kAgentA);
+  repo.write("agents/notes.txt", "not an agent\n");
+  repo.write("README.md", "# workspace\n");
+  repo.write("LICENSE", "MIT\n");
+  repo.write(".gitignore", "*.tmp\n");
+  repo.write(".github/workflows/ws.yml", "on: push\n");
+  repo.write("docs/guide.md", "how to\n");
+  repo.write("scripts/deploy.sh", "#!/bin/sh\n");
+  repo.commit_all("a repository with files that are not definitions");
+  auto r = ws("ws-ls", {"-l"}, repo.path());
+  CHECK(r.err == "");
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "- none     -     .github/workflows/ws.yml\n"
+        "- config   -     .gitignore\n"
+        "- none     -     LICENSE\n"
+        "- none     -     README.md\n"
+        "- agent    Alpha agents/a.json\n"
+        "- unrouted -     agents/notes.txt\n"
+        "- none     -     docs/guide.md\n"
+        "- unrouted -     scripts/deploy.sh\n");
+  auto j = ws("ws-ls", {"--json"}, repo.path());
+  CHECK(j.status == 0);
+  std::vector<std::pair<std::string, std::string>> kinds;
+  for (const auto& l : lines(j.out)) {
+    auto rec = nlohmann::json::parse(l);
+    kinds.emplace_back(rec["path"].get<std::string>(), rec["kind"].get<std::string>());
+  }
+  CHECK(kinds == std::vector<std::pair<std::string, std::string>>{{".github/workflows/ws.yml", "none"},
+                                                                  {".gitignore", "config"},
+                                                                  {"LICENSE", "none"},
+                                                                  {"README.md", "none"},
+                                                                  {"agents/a.json", "agent"},
+                                                                  {"agents/notes.txt", "unrouted"},
+                                                                  {"docs/guide.md", "none"},
+                                                                  {"scripts/deploy.sh", "unrouted"}});
+  // Plain output lists every file, as git ls-files does.
+  auto plain = ws("ws-ls", {}, repo.path());
+  CHECK(plain.out == repo.git({"ls-files"}));
+}
+
+TEST_CASE("ws-ls refuses each hostile name among many valid files of one folder", "[ws-ls][ls-route]") {
+  // Routing is decided once per folder; every file's own name is still
+  // checked: a control character, a link, a hard link, a secret's bytes
+  // and a name no kind reads, between and after hundreds of valid files.
+  TempRepo repo;
+  const std::string secret = "hunter2-api-key\n";
+  repo.write(".secrets/ApiKey", secret);
+  std::string listed;
+  for (int i = 0; i < 300; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "agents/AG%03d.json", i);
+    repo.write(name, kAgentA);
+    if (i != 250) listed += std::string(name) + "\n";
+  }
+  repo.commit_all("300 agents and a secret");
+  repo.write("agents/AG150\x1b[2J.json", kAgentB);
+  std::filesystem::create_symlink("AG001.json", repo.abs("agents/AG200ln.json"));
+  std::filesystem::create_hard_link(repo.abs("agents/AG250.json"), repo.abs("agents/AG251hl.json"));
+  repo.write("agents/AG275sb.json", secret);
+  repo.write("agents/AG299.txt", "no kind reads it\n");
+  listed += "agents/AG299.txt\n";
+  auto r = ws("ws-ls", {"agents"}, repo.path());
+  CHECK(r.status == 1);
+  CHECK(r.out == listed);
+  const std::string hard = " hard-link (2 links; a file with more than one link may be a link out of the workspace)\n";
+  CHECK(r.err ==
+        "ws-ls: refused path 'agents/AG150\\x1b[2J.json': control-char (NUL and control characters are not allowed "
+        "in names); rename the file\n"
+        "ws-ls: refused path 'agents/AG200ln.json': symlink (links are never followed; replace it with the file "
+        "itself)\n"
+        "ws-ls: refused to read 'agents/AG250.json':" + hard +
+        "ws-ls: refused to read 'agents/AG251hl.json':" + hard +
+        "ws-ls: refused path 'agents/AG275sb.json': secret (it holds the bytes of a secret, and a secret's content "
+        "is never opened or shown under any path); remove the file or give it other content\n");
+  CHECK(r.out.find("hunter2") == std::string::npos);
+  auto l = ws("ws-ls", {"-l", "agents/AG29*"}, repo.path());
+  CHECK(l.status == 0);
+  CHECK(l.err == "");
+  std::string long_out;
+  for (int i = 290; i < 300; ++i) long_out += "- agent    Alpha agents/AG" + std::to_string(i) + ".json\n";
+  long_out += "A unrouted -     agents/AG299.txt\n";
+  CHECK(l.out == long_out);
 }

@@ -50,7 +50,7 @@ const std::string kTicketNoStatus =
 class ProbeContent final : public ContentSource {
  public:
   explicit ProbeContent(std::shared_ptr<const ContentSource> inner) : inner_(std::move(inner)) {}
-  std::map<std::string, std::string> refuse;  // path -> rule
+  std::map<std::string, Rule> refuse;  // path -> rule
   Result<std::string> read(const ViewEntry& e) const override {
     {
       std::lock_guard lock(mu_);
@@ -58,7 +58,8 @@ class ProbeContent final : public ContentSource {
     }
     auto it = refuse.find(e.path);
     if (it != refuse.end())
-      return make_error(Errc::refused, "refused to read '" + e.path + "': " + it->second, e.path, it->second);
+      return make_error(Errc::refused, "refused to read '" + e.path + "': " + rule_name(it->second), e.path,
+                        it->second);
     return inner_->read(e);
   }
   Result<std::string> read_blob(const std::string& id) const override { return inner_->read_blob(id); }
@@ -317,7 +318,9 @@ TEST_CASE("compile: refused reads map to WS003, WS017 and WS004", "[compile]") {
                                    {"agents/fifo.json", A, agent("Fifo")},
                                    {"agents/ok.json", A, agent("Ok")}});
   auto probe = std::make_shared<ProbeContent>(base.content_ptr());
-  probe->refuse = {{"agents/big.json", "too-large"}, {"agents/link.json", "symlink"}, {"agents/fifo.json", "special-file"}};
+  probe->refuse = {{"agents/big.json", Rule::too_large},
+                   {"agents/link.json", Rule::symlink},
+                   {"agents/fifo.json", Rule::special_file}};
   auto run = compile(View(base.entries(), probe, ""));
   CHECK(run.lines == std::vector<std::string>{
                          "agents/big.json: WS003 error: refused to read 'agents/big.json': too-large",
@@ -325,7 +328,7 @@ TEST_CASE("compile: refused reads map to WS003, WS017 and WS004", "[compile]") {
                          "agents/link.json: WS017 error: refused to read 'agents/link.json': symlink",
                      });
   // Anything else (I/O trouble) fails the build rather than pass for a finding.
-  probe->refuse = {{"agents/ok.json", "io"}};
+  probe->refuse = {{"agents/ok.json", Rule::io}};
   auto failed = compile_view(View(base.entries(), probe, ""), pack(), {}, {}, nullptr);
   REQUIRE_FALSE(failed.ok());
 }

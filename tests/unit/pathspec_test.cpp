@@ -32,17 +32,17 @@ TEST_CASE("pathspec: resolved against the current folder", "[pathspec]") {
     auto s = parse_pathspec(out, agents);
     REQUIRE_FALSE(s.ok());
     CHECK(s.error().code == ws::Errc::usage);
-    CHECK(s.error().rule == "outside-root");
+    CHECK(s.error().rule == ws::Rule::outside_root);
   }
   auto empty = parse_pathspec("", agents);
   REQUIRE_FALSE(empty.ok());
-  CHECK(empty.error().rule == "empty");
+  CHECK(empty.error().rule == ws::Rule::empty);
   auto absolute = parse_pathspec("/etc/passwd", agents);
   REQUIRE_FALSE(absolute.ok());
-  CHECK(absolute.error().rule == "absolute");
+  CHECK(absolute.error().rule == ws::Rule::absolute);
   auto git = parse_pathspec("../.git/config", agents);
   REQUIRE_FALSE(git.ok());
-  CHECK(git.error().rule == "git-dir");
+  CHECK(git.error().rule == ws::Rule::git_dir);
 }
 
 TEST_CASE("pathspec: the current folder's path is never a glob", "[pathspec]") {

@@ -114,7 +114,7 @@ TEST_CASE("a view never reads a secret's bytes, under .secrets/ or another path"
   for (const ViewEntry* e : {&secret, &copy}) {
     auto r = v.read(*e);
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error().rule == "secret");
+    CHECK(r.error().rule == ws::Rule::secret);
     CHECK(r.error().message.find("hunter2") == std::string::npos);
     CHECK_FALSE(v.content().size_of(*e).has_value());
   }

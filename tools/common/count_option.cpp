@@ -8,8 +8,8 @@ namespace wscli {
 
 ws::Result<std::size_t> parse_count(std::string_view option, std::string_view value) {
   auto bad = [&](const char* why) {
-    return ws::make_error(ws::Errc::usage,
-                          fmt::format("invalid count '{}' for {}: {}", value, option, why), std::string(value), "count");
+    return ws::make_error(ws::Errc::usage, fmt::format("invalid count '{}' for {}: {}", value, option, why),
+                          std::string(value), ws::Rule::count);
   };
   for (char c : value)
     if (c < '0' || c > '9') return bad("write a non-negative decimal integer");

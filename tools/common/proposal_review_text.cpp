@@ -97,17 +97,10 @@ namespace wscli {
 namespace {
 
 // The diagnostics as ws-build --format json writes them: its diagnostic
-// records (JSON Lines), the one JSON shape of a diagnostic.
+// records, the one JSON shape of a diagnostic (libcheck/render.h).
 nlohmann::ordered_json diagnostics_json(const ws::ProposalReview& review) {
-  std::ostringstream doc;
-  auto consumer = ws::make_consumer(ws::OutputFormat::json, doc, ws::RenderOptions{});
-  ws::render_all(*consumer, review.diagnostics, review.summary);
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  std::istringstream lines(doc.str());
-  for (std::string line; std::getline(lines, line);) {
-    auto record = nlohmann::ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (record.is_object() && record.value("type", "") == "diagnostic") out.push_back(std::move(record));
-  }
+  for (const auto& d : review.diagnostics) out.push_back(ws::diagnostic_json(d));
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "common/paths.h"
 #include "common/tools.h"
 #include "common/count_option.h"
+#include "libcheck/compile.h"
 #include "libcheck/grep.h"
 #include "ws-grep/rg_flags.h"
 
@@ -102,6 +103,9 @@ void print_stats(const ws::GrepSummary& s) {
   fmt::print(stderr, "{}: {} {} in {} {}; {} {} searched\n", kTool, s.results, s.results == 1 ? "result" : "results",
              s.files_matched, s.files_matched == 1 ? "file" : "files", s.files_searched,
              s.files_searched == 1 ? "file" : "files");
+  if (s.files_from_index)
+    fmt::print(stderr, "{}: {} of them answered from the index of the base commit, without parsing\n", kTool,
+               s.files_from_index);
   for (const auto& p : s.binary_skipped) wscli::print_error(kTool, fmt::format("skipped binary file '{}'", p));
   for (const auto& p : s.links_skipped)
     wscli::print_error(kTool, fmt::format("skipped '{}': links and submodules are never followed", p));
@@ -179,8 +183,9 @@ int wstools::run_grep(int argc, char** argv) {
 
   o.base_only = app.get_option("--base")->count() > 0;
   wscli::ViewOptions view = o.view;
-  // A search needs the files of the view, not their status against HEAD.
-  view.statuses = false;
+  // A search needs the files of the view, not their status against HEAD;
+  // --ref does, to answer unchanged files from the base's index.
+  view.statuses = !g.ref.empty();
   if (o.base_only) {
     if (o.view.staged || !o.view.rev.empty() || !o.view.proposal.empty()) {
       fmt::print(stderr, "{}: --base searches the committed base only; drop --staged, --rev or --proposal\n", kTool);
@@ -201,6 +206,10 @@ int wstools::run_grep(int argc, char** argv) {
   auto specs = wscli::parse_pathspecs_or_report(kTool, specs_in, g.shown_from, code);
   if (!specs) return code;
   g.pathspecs = ws::or_current_folder(std::move(*specs), g.shown_from);
+
+  std::unique_ptr<ws::KnownDefinitions> known;
+  if (!g.ref.empty()) known = ws::saved_base_definitions(*workspace);
+  g.known = known.get();
 
   std::ios::sync_with_stdio(false);
   auto summary = ws::grep_view(workspace->view, workspace->kinds, g, std::cout);

@@ -40,7 +40,7 @@ const char* status_word(ws::ChangeStatus s) {
 }
 
 std::string kind_label(const ws::ListedEntry& e) {
-  return e.kind ? e.kind->name : e.config ? "config" : "unrouted";
+  return e.kind ? e.kind->name : e.config ? "config" : e.not_definition ? "none" : "unrouted";
 }
 
 // JSON Lines, schemas/output/ws-ls.json (ws(7), JSON OUTPUT).

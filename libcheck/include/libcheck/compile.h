@@ -7,12 +7,14 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "libcheck/change_impact.h"
 #include "libcheck/diagnostic.h"
 #include "libcheck/kinds.h"
+#include "libcheck/known_definitions.h"
 #include "libcheck/pathspec.h"
 #include "libcheck/progress.h"
 #include "libcheck/result.h"
@@ -74,6 +76,12 @@ Result<BuildResult> build(const Workspace& ws, const BuildOptions& options);
 Result<BuildResult> compile_view(const View& view, const KindPack& kinds,
                                  const WorkspaceConfig& config, const BuildOptions& options,
                                  DefinitionCache* cache);
+
+// What the saved index of the view's base commit knows of the definitions
+// the view leaves unchanged (known_definitions.h), when a build on that base
+// saved one for this tool version and workspace and its tables check out;
+// null otherwise. Reads the index file only: nothing is built or written.
+std::unique_ptr<KnownDefinitions> saved_base_definitions(const Workspace& ws);
 
 // Where build() keeps the definition cache: <common git dir>/ws/cache/definitions.
 std::string definition_cache_file(const Repository& repo);

@@ -23,6 +23,7 @@
 #include "libcheck/definition.h"
 #include "libcheck/ignore_glob.h"
 #include "libcheck/kinds.h"
+#include "libcheck/known_definitions.h"
 #include "libcheck/pathspec.h"
 #include "libcheck/result.h"
 #include "libcheck/view.h"
@@ -63,6 +64,13 @@ struct GrepOptions {
   // Repeated, any of the symbols; --ref and --defines are exclusive.
   std::vector<std::string> ref;
   std::vector<std::string> defines;
+  // For --ref: what the saved index of the view's base commit knows
+  // (compile.h, saved_base_definitions). An unchanged file it knows is
+  // answered from it: not read at all without a reference asked for, read
+  // for its lines only with one. Only for a view opened with statuses
+  // (ViewSpec::statuses), whose 'unchanged' means the base's bytes. Null:
+  // every file is read and parsed.
+  const KnownDefinitions* known = nullptr;
   std::vector<Pathspec> pathspecs;
   // -g/--glob: every argument's globs in command-line order (search_glob.h).
   std::vector<IgnoreGlob> globs;
@@ -162,6 +170,9 @@ Result<SymbolQuery> parse_symbol(const KindPack& kinds, std::string_view symbol)
 
 struct GrepSummary {
   std::size_t files_searched = 0;  // files whose bytes were searched
+  // Of those, files whose references came from the base's index instead of
+  // their reader (GrepOptions::known): read for their lines at most.
+  std::size_t files_from_index = 0;
   std::size_t files_matched = 0;   // files with at least one result
   std::size_t results = 0;         // results found, printed or not
   std::size_t omitted = 0;         // results past --max

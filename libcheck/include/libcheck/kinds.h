@@ -72,6 +72,22 @@ class KindPack {
   // an error whatever "unrouted" says (ws(7), DEFINITIONS), since no kind's
   // pattern can name it and nothing would ever read it.
   const Kind* route(std::string_view path, bool* misnamed = nullptr) const;
+  // route() for many paths in path order (a listing of the view): the
+  // kinds whose folder is the last path's folder are kept, so each folder's
+  // name is compared with the kinds' once, not once a file. Every path's
+  // own name (secret folder, id segment, extension) is still checked. Same
+  // answers as route(); the pack must outlive it.
+  class Router {
+   public:
+    explicit Router(const KindPack& pack) : pack_(pack) {}
+    const Kind* route(std::string_view path, bool* misnamed = nullptr);
+
+   private:
+    const KindPack& pack_;
+    std::string dir_;
+    bool have_dir_ = false;
+    std::vector<const Kind*> folder_kinds_;  // kinds whose folder is dir_, in pack order
+  };
   // The built-in secret kind of the default pack (ws(7)): never read, and
   // the only kind that holds '.secrets/'; null for a pack without one.
   const Kind* secret_kind() const;
@@ -86,6 +102,11 @@ class KindPack {
 
  private:
   void find_secret_kind();
+  // The secret folder's rule (a file directly under '.secrets/', in any
+  // spelling, is the secret kind's; nothing else there is any kind's).
+  const Kind* route_secret(std::string_view path) const;
+  // Whether kind `k`, whose folder holds the file, reads a file of that name.
+  static bool accepts(const Kind& k, std::string_view file, bool* misnamed);
 
   std::vector<Kind> kinds_;
   std::string digest_;

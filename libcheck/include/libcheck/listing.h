@@ -25,6 +25,10 @@ struct ListedEntry {
   const ViewEntry* entry = nullptr;
   const Kind* kind = nullptr;  // null: unrouted or workspace configuration
   bool config = false;         // .ws/ and root dotfiles
+  // No kind reads it and ws-build never reports it (path_route.h:
+  // not_definition or ignored): README.md, LICENSE, .github/, docs/. Any
+  // other file no kind reads is unrouted.
+  bool not_definition = false;
   // Its bytes are a secret's (View::is_secret): its blob id and size are
   // never shown, and its name is the file name or none.
   bool secret = false;

@@ -29,7 +29,10 @@ struct MergeResult {
 // Merges the commit `rev_hex` into `base_hex` as `git merge` would (rename
 // detection on, no ancestor fallback), writing the merged blobs, trees and
 // one commit object to the object database as `git merge-tree --write-tree`
-// does. No reference, index or working-tree file is touched.
+// does. No reference, index or working-tree file is touched. When libgit2
+// will not merge because a side brings a path the path policy refuses (a
+// '.git' component), the error is Errc::refused naming that path and its
+// rule (ws-build(1), Merge results).
 Result<MergeResult> merge_for_check(const Repository& repo, const std::string& base_hex, const std::string& rev_hex);
 
 struct CommitRef {

@@ -43,7 +43,11 @@ inline constexpr int kMaxPathDepth = 256;
 // no more than the cap's worth of work.
 Error depth_cap_error(std::string path, Errc code = Errc::invalid);
 
-// Stable, kebab-case name of a rule, as printed in messages ("dot-component").
+// The rule as an Error carries it (libcheck/result.h says why PathRule stays
+// its own enum).
+Rule to_rule(PathRule rule);
+// Stable, kebab-case name of a rule, as printed in messages ("dot-component"):
+// rule_name(to_rule(rule)).
 const char* path_rule_name(PathRule rule);
 
 struct PathRejection {

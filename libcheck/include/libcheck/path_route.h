@@ -35,4 +35,9 @@ struct PathRoute {
 // dot-folders and docs/ (not definitions); anything else is unrouted.
 PathRoute route_path(const KindPack& kinds, const WorkspaceConfig& config, std::string_view path);
 
+// A file no kind reads that ws-build never reports (not_definition or
+// ignored: README.md, LICENSE, .github/, docs/, the "ignore" globs): the
+// listings label it "none", any other file no kind reads "unrouted".
+bool is_not_definition(const KindPack& kinds, const WorkspaceConfig& config, std::string_view path);
+
 }  // namespace ws

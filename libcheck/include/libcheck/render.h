@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "libcheck/diagnostic.h"
 
 namespace ws {
@@ -32,6 +34,13 @@ std::optional<OutputFormat> parse_output_format(std::string_view name);
 //   "1 error, 2 warnings in 1 file (1 file changed)"
 // With `all`, "files checked" replaces "files changed".
 std::string summary_line(const BuildSummary& summary);
+
+// The JSON record of one diagnostic, as ws-build --format json writes it
+// (schemas/output/ws-build.json): {"type": "diagnostic", "version", "code",
+// "severity", "path", "line", ..., "message", "notes"}. The one way a
+// diagnostic becomes JSON; ws-apply --show --json embeds the same records.
+// Its texts are as the diagnostic holds them: json_text makes them UTF-8.
+nlohmann::ordered_json diagnostic_json(const Diagnostic& d);
 
 struct RenderOptions {
   bool color = false;  // ANSI colour in human output; never any ESC byte when false

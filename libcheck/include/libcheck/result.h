@@ -17,11 +17,41 @@ enum class Errc {
   invalid,      // input exists but is malformed
 };
 
+// Every named rule an Error can carry, so a caller asks "was it the size
+// cap?" by value, never by parsing a string. The path policy (PathRule,
+// path_policy.h) and confined file access (FileRule, workspace_root.h) keep
+// their own enums: each layer's switch over its rules stays exhaustive
+// without a default, and check_path tries PathRule in its listed order.
+// Each converts to this one with to_rule. rule_name gives the kebab-case
+// name shown in messages (ws(7), PATH POLICY); no other table of names exists.
+enum class Rule {
+  none,
+  // The path policy (PathRule), in its order.
+  empty, unc_prefix, drive_prefix, absolute, dot_component, backslash, control_char, git_dir, secret,
+  protected_path, too_long,
+  // Confined file access (FileRule).
+  symlink, special_file, hard_link, too_large, not_found, io, mount_point,
+  // A tree entry a view never reads as a file: a gitlink.
+  submodule,
+  // Arguments: pathspecs, globs, patterns, symbols, counts, reasons.
+  outside_root, pathspec, glob, pattern, symbol, count, reason,
+  // ws-init's target folder.
+  not_a_folder, exists,
+  // A proposal's tree that git would not write (proposal_canonical.h).
+  malformed_tree, empty_folder, missing_object, object_type, entry_name, mode, duplicate_name, tree_order,
+  // Staging, approving and applying a proposal.
+  policy_change, locked, distinct_approver, record_exists, interrupted_apply, running, checked_out_elsewhere,
+  staged,
+};
+
+// The rule's stable kebab-case name ("dot-component", "too-large"); "" for none.
+const char* rule_name(Rule rule);
+
 struct Error {
   Errc code = Errc::environment;
   std::string message;  // one line, lower-case start, no full stop; names the input
   std::string subject;  // the offending input (path, revision, id), may be empty
-  std::string rule;     // the named rule that refused it ("symlink", "too-large"), if any
+  Rule rule = Rule::none;  // the named rule that refused it (symlink, too_large), if any
 };
 
 template <class T>
@@ -48,8 +78,8 @@ struct Ok {};
 using Status = Result<Ok>;
 
 inline Error make_error(Errc code, std::string message, std::string subject = {},
-                        std::string rule = {}) {
-  return Error{code, std::move(message), std::move(subject), std::move(rule)};
+                        Rule rule = Rule::none) {
+  return Error{code, std::move(message), std::move(subject), rule};
 }
 
 }  // namespace ws

@@ -21,6 +21,9 @@ inline constexpr std::uint64_t kDefaultSizeCap = 1u << 20;  // 1 MiB
 
 // Rules a confined file access can break, besides the path policy's.
 enum class FileRule { symlink, special_file, hard_link, too_large, not_found, io, mount_point };
+// The rule as an Error carries it (libcheck/result.h says why FileRule stays
+// its own enum), and its name: rule_name(to_rule(rule)).
+Rule to_rule(FileRule rule);
 const char* file_rule_name(FileRule rule);
 
 // The one wording of a file over the size cap (ws(7), PATH POLICY), whether
@@ -28,7 +31,7 @@ const char* file_rule_name(FileRule rule);
 // found it: "refused path 'P': too-large (S bytes, over the size cap of C);
 // split the file or raise "size_cap" in .ws/config.json".
 std::string too_large_message(std::string_view path, std::uint64_t size, std::uint64_t cap);
-// That refusal as an error (Errc::invalid, rule "too-large", subject `path`).
+// That refusal as an error (Errc::invalid, Rule::too_large, subject `path`).
 Error too_large_error(std::string_view path, std::uint64_t size, std::uint64_t cap);
 
 struct FileError {

@@ -49,6 +49,7 @@
 #include "compile_internal.h"
 #include "libcheck/kinds.h"
 #include "libcheck/result.h"
+#include "libcheck/workspace.h"
 #include "mapped_file.h"
 
 namespace ws::compile_detail {
@@ -126,6 +127,10 @@ class BaseIndex final : public BaseDefinitions {
 
 // <common git dir>/ws/cache/bases/<base commit>.
 std::string base_index_file(const std::string& common_dir, std::string_view base_commit);
+
+// What the index of `ws`'s base commit must have been made for: this tool
+// version, the workspace's kinds and size cap, that commit.
+BaseIndex::Key base_index_key(const Workspace& ws);
 
 // Removes all but the `keep` most recently written index files beside `file`.
 void prune_base_indexes(const std::string& file, std::size_t keep);

@@ -97,19 +97,19 @@ PathPolicy view_read_policy() {
   return p;
 }
 
-bool is_path_rule(std::string_view rule) {
+bool is_path_rule(Rule rule) {
   for (int r = 0; r <= static_cast<int>(PathRule::too_long); ++r)
-    if (rule == path_rule_name(static_cast<PathRule>(r))) return true;
+    if (rule == to_rule(static_cast<PathRule>(r))) return true;
   return false;
 }
 
 // A refused read as a diagnostic; nullopt for trouble that is not the file's
 // fault (I/O), which fails the build instead.
 std::optional<Diagnostic> read_error_diag(const std::string& path, const Error& err) {
-  const std::string& rule = err.rule;
-  if (rule == "too-large") return make_file_diag(DiagCode::file_too_large, path, err.message);
-  if (rule == "symlink" || rule == "special-file" || rule == "hard-link" || rule == "mount-point" ||
-      rule == "submodule")
+  const Rule rule = err.rule;
+  if (rule == Rule::too_large) return make_file_diag(DiagCode::file_too_large, path, err.message);
+  if (rule == Rule::symlink || rule == Rule::special_file || rule == Rule::hard_link || rule == Rule::mount_point ||
+      rule == Rule::submodule)
     return make_file_diag(DiagCode::unreadable_file, path, err.message);
   if (is_path_rule(rule)) return make_file_diag(DiagCode::path_refused, path, err.message);
   return std::nullopt;
@@ -172,7 +172,7 @@ void run_job(Job& job, const Item& item, const View& view, const KindPack& kinds
   // read: a secret's bytes under this path are refused, never parsed.
   if (job.source == Job::Source::view && view.bytes_are_secret(e, *bytes)) {
     job.error = std::make_unique<Error>(
-        make_error(Errc::refused, secret_bytes_refusal(e.path), e.path, path_rule_name(PathRule::secret)));
+        make_error(Errc::refused, secret_bytes_refusal(e.path), e.path, Rule::secret));
     return;
   }
   if (job.cacheable) {
@@ -405,7 +405,7 @@ Result<Reading> read_items(const View& view, const KindPack& kinds, const Worksp
       ++result.stats.cache_misses;
     if (job.error) {
       // An oversize base file is the base's own trouble, not this changeset's.
-      if (job.base_side && job.error->rule == "too-large") continue;
+      if (job.base_side && job.error->rule == Rule::too_large) continue;
       if (job.base_side) return *job.error;
       auto d = read_error_diag(it.entry->path, *job.error);
       if (!d) return *job.error;
@@ -528,7 +528,7 @@ Result<BuildResult> build_with_cache(const Workspace& ws, const BuildOptions& op
     if (!view) return view.error();
     return compile_whole(**view, ws.kinds, ws.config, options, &cache);
   }
-  BaseIndex::Key key{cache_version(), ws.kinds.digest(), ws.view.base_commit(), ws.config.size_cap};
+  BaseIndex::Key key = compile_detail::base_index_key(ws);
   std::string file = compile_detail::base_index_file(ws.repo->common_dir(), key.base_commit);
   if (cache_loaded) {
     BaseIndex index;

@@ -31,18 +31,20 @@ std::string canonical(const std::string& path) {
 
 }  // namespace
 
-const char* file_rule_name(FileRule rule) {
+Rule to_rule(FileRule rule) {
   switch (rule) {
-    case FileRule::symlink: return "symlink";
-    case FileRule::special_file: return "special-file";
-    case FileRule::hard_link: return "hard-link";
-    case FileRule::too_large: return "too-large";
-    case FileRule::not_found: return "not-found";
-    case FileRule::io: return "io";
-    case FileRule::mount_point: return "mount-point";
+    case FileRule::symlink: return Rule::symlink;
+    case FileRule::special_file: return Rule::special_file;
+    case FileRule::hard_link: return Rule::hard_link;
+    case FileRule::too_large: return Rule::too_large;
+    case FileRule::not_found: return Rule::not_found;
+    case FileRule::io: return Rule::io;
+    case FileRule::mount_point: return Rule::mount_point;
   }
-  return "unknown";
+  return Rule::none;
 }
+
+const char* file_rule_name(FileRule rule) { return rule_name(to_rule(rule)); }
 
 std::string too_large_message(std::string_view path, std::uint64_t size, std::uint64_t cap) {
   return "refused path " + quoted(path) + ": " + file_rule_name(FileRule::too_large) + " (" + std::to_string(size) +
@@ -51,7 +53,7 @@ std::string too_large_message(std::string_view path, std::uint64_t size, std::ui
 
 Error too_large_error(std::string_view path, std::uint64_t size, std::uint64_t cap) {
   return make_error(Errc::invalid, too_large_message(path, size, cap), std::string(path),
-                    file_rule_name(FileRule::too_large));
+                    Rule::too_large);
 }
 
 std::string FileError::message() const {

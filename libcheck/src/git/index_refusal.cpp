@@ -15,7 +15,7 @@ Error index_load_error(const std::string& index_file, Error fallback) {
     auto refused = check_path(index.path(e), policy);
     if (!refused) continue;
     return make_error(fallback.code, "cannot read the index '" + printable_path(index_file) + "': " + refused->message(),
-                      refused->path, path_rule_name(refused->rule));
+                      refused->path, to_rule(refused->rule));
   }
   return fallback;
 }

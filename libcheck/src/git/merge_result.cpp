@@ -4,12 +4,13 @@
 #include <cstring>
 
 #include "git_util.h"
+#include "libcheck/path_policy.h"
+#include "tree_merge.h"
+#include "tree_pair_walk.h"
 
 namespace ws {
 
 namespace {
-
-using MergeIndex = git::Index;
 
 Result<git_oid> oid_of(const std::string& hex) {
   git_oid oid;
@@ -74,10 +75,8 @@ Status resolve_to_rev_side(git_index* index, std::vector<Conflict>& conflicts) {
   return Ok{};
 }
 
-Result<std::string> write_merge_commit(git_repository* repo, git_index* index, git_commit* base, git_commit* rev) {
-  git_oid tree_id;
-  if (git_index_write_tree_to(&tree_id, index, repo) < 0)
-    return git::error(Errc::environment, "cannot write the merged tree");
+// The merge commit of `tree_id`, with parents `base` and `rev`.
+Result<std::string> write_merge_commit(git_repository* repo, const git_oid& tree_id, git_commit* base, git_commit* rev) {
   git_tree* raw_tree = nullptr;
   if (git_tree_lookup(&raw_tree, repo, &tree_id) < 0) return git::error(Errc::environment, "cannot read the merged tree");
   git::Tree tree(raw_tree);
@@ -90,6 +89,76 @@ Result<std::string> write_merge_commit(git_repository* repo, git_index* index, g
                         message.c_str(), tree.get(), 2, parents) < 0)
     return git::error(Errc::environment, "cannot write the merge commit");
   return git::to_hex(commit_id);
+}
+
+Result<std::string> write_merge_commit(git_repository* repo, git_index* index, git_commit* base, git_commit* rev) {
+  git_oid tree_id;
+  if (git_index_write_tree_to(&tree_id, index, repo) < 0)
+    return git::error(Errc::environment, "cannot write the merged tree");
+  return write_merge_commit(repo, tree_id, base, rev);
+}
+
+// The merged tree when no path changed on both sides since `merge_base`
+// (tree_merge.h); nullopt otherwise, and then libgit2 merges.
+std::optional<git_oid> merge_by_side(git_repository* repo, const git_oid& merge_base, git_commit* base, git_commit* rev) {
+  git_commit* raw = nullptr;
+  if (git_commit_lookup(&raw, repo, &merge_base) < 0) return std::nullopt;
+  git::Commit mb(raw);
+  git_tree *m = nullptr, *a = nullptr, *b = nullptr;
+  if (git_commit_tree(&m, mb.get()) < 0) return std::nullopt;
+  git::Tree mt(m);
+  if (git_commit_tree(&a, base) < 0) return std::nullopt;
+  git::Tree at(a);
+  if (git_commit_tree(&b, rev) < 0) return std::nullopt;
+  git::Tree bt(b);
+  return git::merge_trees_by_side(repo, mt.get(), at.get(), bt.get());
+}
+
+// The tree of `commit`, or of the merge base (null when there is none).
+Result<git::Tree> tree_of(git_repository* repo, const git_oid* commit_id) {
+  if (!commit_id) return git::Tree();
+  git_commit* raw_commit = nullptr;
+  if (git_commit_lookup(&raw_commit, repo, commit_id) < 0) return git::error(Errc::environment, "cannot read a commit");
+  git::Commit commit(raw_commit);
+  git_tree* raw = nullptr;
+  if (git_commit_tree(&raw, commit.get()) < 0) return git::error(Errc::environment, "cannot read a commit's tree");
+  return git::Tree(raw);
+}
+
+// The first path `side` adds or changes since the merge base that the path
+// policy refuses (ws(7), PATH POLICY), nullopt when none. A secret's name is
+// not refused: only its content is never read, and the build says so.
+Result<std::optional<PathRejection>> refused_change(git_repository* repo, const git_tree* merge_base,
+                                                    const git_oid& side) {
+  auto to = tree_of(repo, &side);
+  if (!to) return to.error();
+  PathPolicy policy = read_policy();
+  policy.allow_secret_names = true;
+  std::optional<PathRejection> first;
+  auto st = git::walk_tree_pair(repo, merge_base, to->get(), /*unchanged=*/false, [&](const git::TreePair& p) {
+    if (!first && p.new_mode != 0) first = check_path(p.path, policy);
+  });
+  if (!st) return st.error();
+  return first;
+}
+
+// Why libgit2 would not merge, said as the path policy says it: its merge
+// refuses a path git would not check out (a '.git' component, as git does),
+// and its message names neither the rule nor what to do. The change's path
+// comes first, then the target's; libgit2's own error when neither holds one.
+Error merge_failure(git_repository* repo, const std::optional<git_oid>& merge_base, const git_oid& rev,
+                    const git_oid& base, const std::string& what) {
+  Error failed = git::error(Errc::environment, what);
+  auto from = tree_of(repo, merge_base ? &*merge_base : nullptr);
+  if (!from) return failed;
+  for (const git_oid* side : {&rev, &base}) {
+    auto rejected = refused_change(repo, from->get(), *side);
+    if (!rejected) return rejected.error();
+    if (*rejected)
+      return make_error(Errc::refused, what + ": " + (*rejected)->message(), (*rejected)->path,
+                        to_rule((*rejected)->rule));
+  }
+  return failed;
 }
 
 }  // namespace
@@ -116,12 +185,20 @@ Result<MergeResult> merge_for_check(const Repository& repo, const std::string& b
   auto rev = git::lookup_commit(r, rev_hex);
   if (!rev) return rev.error();
 
+  if (*mb)
+    if (auto tree = merge_by_side(r, **mb, base->get(), rev->get())) {
+      auto commit = write_merge_commit(r, *tree, base->get(), rev->get());
+      if (!commit) return commit.error();
+      result.commit = std::move(*commit);
+      result.merged = true;
+      return result;
+    }
   git_merge_options opts = GIT_MERGE_OPTIONS_INIT;
   opts.flags = static_cast<git_merge_flag_t>(opts.flags | GIT_MERGE_FIND_RENAMES);
   git_index* raw_index = nullptr;
   if (git_merge_commits(&raw_index, r, base->get(), rev->get(), &opts) < 0)
-    return git::error(Errc::environment, "cannot merge '" + rev_hex + "' into '" + base_hex + "'");
-  MergeIndex index(raw_index);
+    return merge_failure(r, *mb, *rev_id, *base_id, "cannot merge '" + rev_hex + "' into '" + base_hex + "'");
+  git::Index index(raw_index);
   auto conflicts = conflicts_of(index.get());
   if (!conflicts) return conflicts.error();
   if (auto st = resolve_to_rev_side(index.get(), *conflicts); !st) return st.error();

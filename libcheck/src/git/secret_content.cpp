@@ -158,9 +158,9 @@ Status measure_secrets(git_repository* repo, SecretBlobs& secrets) {
 Error secret_read_refusal(const ViewEntry& e) {
   if (is_secret_path(e.path)) {
     PathRejection why{PathRule::secret, e.path};
-    return make_error(Errc::refused, why.message(), e.path, path_rule_name(PathRule::secret));
+    return make_error(Errc::refused, why.message(), e.path, Rule::secret);
   }
-  return make_error(Errc::refused, secret_bytes_refusal(e.path), e.path, path_rule_name(PathRule::secret));
+  return make_error(Errc::refused, secret_bytes_refusal(e.path), e.path, Rule::secret);
 }
 
 bool SecretGuardSource::secret(const ViewEntry& e) const {
@@ -183,7 +183,7 @@ Result<std::string> SecretGuardSource::read_blob(const std::string& blob_id) con
   if (secrets_->contains(blob_id))
     // No id in the message: it is the secret's.
     return make_error(Errc::refused, "refused to read a blob: it holds a secret's bytes, which are never opened", {},
-                      path_rule_name(PathRule::secret));
+                      Rule::secret);
   return inner_->read_blob(blob_id);
 }
 

@@ -38,12 +38,12 @@ class GitContentSource final : public ContentSource {
   Result<std::string> read(const ViewEntry& e) const override {
     if (is_secret_path(e.path))
       return make_error(Errc::refused, "refused to read '" + e.path + "': secret content is never opened",
-                        e.path, "secret");
+                        e.path, Rule::secret);
     if (e.mode == kModeLink || e.mode == kModeGitlink)
       return make_error(Errc::refused,
                         "refused to read '" + e.path + "': " +
                             (e.mode == kModeLink ? "symlink (links are never followed)" : "submodule"),
-                        e.path, e.mode == kModeLink ? "symlink" : "submodule");
+                        e.path, e.mode == kModeLink ? Rule::symlink : Rule::submodule);
     if (!e.from_worktree || e.status == ChangeStatus::deleted) {
       const std::string& id = e.status == ChangeStatus::deleted ? e.base_blob_id : e.blob_id;
       auto too_large = [&](std::uint64_t size) { return too_large_error(e.path, size, cap_); };
@@ -60,14 +60,14 @@ class GitContentSource final : public ContentSource {
       return bytes;
     }
     if (auto rej = check_path(e.path, read_policy()))
-      return make_error(Errc::refused, rej->message(), e.path, path_rule_name(rej->rule));
+      return make_error(Errc::refused, rej->message(), e.path, to_rule(rej->rule));
     if (!root_) return make_error(Errc::environment, "no working tree to read '" + e.path + "' from", e.path);
     auto r = root_->read(e.path, cap_);
     if (!r.ok) {
       Errc code = r.error.rule == FileRule::too_large ? Errc::invalid
                   : r.error.rule == FileRule::io     ? Errc::environment
                                                      : Errc::refused;
-      return make_error(code, r.error.message(), e.path, file_rule_name(r.error.rule));
+      return make_error(code, r.error.message(), e.path, to_rule(r.error.rule));
     }
     return std::move(r.bytes);
   }
@@ -80,6 +80,7 @@ class GitContentSource final : public ContentSource {
   }
 
   std::optional<Error> refusal(const ViewEntry& e) const override {
+    if (walk_links_ && walk_links_->empty()) return std::nullopt;  // the walk met no file with several links
     if (!root_ || !e.from_worktree || e.status == ChangeStatus::deleted || e.mode == kModeLink ||
         e.mode == kModeGitlink || is_secret_path(e.path))
       return std::nullopt;
@@ -91,7 +92,7 @@ class GitContentSource final : public ContentSource {
       why = root_->hard_link_refusal(e.path);
     }
     if (!why) return std::nullopt;
-    return make_error(Errc::refused, why->message(), e.path, file_rule_name(why->rule));
+    return make_error(Errc::refused, why->message(), e.path, to_rule(why->rule));
   }
 
   // The link counts of the view's working-tree files as the status walk's

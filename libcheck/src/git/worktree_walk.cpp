@@ -99,7 +99,7 @@ std::optional<Dir> open_dir(int fd, std::string rel) {
 Error mount_refusal(std::string_view rel) {
   std::string path(rel.substr(0, rel.size() - 1));  // without the folder's '/'
   FileError why{FileRule::mount_point, path};
-  return make_error(Errc::refused, why.message(), path, file_rule_name(why.rule));
+  return make_error(Errc::refused, why.message(), path, to_rule(why.rule));
 }
 
 }  // namespace

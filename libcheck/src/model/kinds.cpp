@@ -467,28 +467,47 @@ void KindPack::find_secret_kind() {
 
 const Kind* KindPack::secret_kind() const { return secret_ < 0 ? nullptr : &kinds_[static_cast<std::size_t>(secret_)]; }
 
+const Kind* KindPack::route_secret(std::string_view path) const {
+  std::string_view file = path.substr(path.find('/') + 1);
+  return is_valid_id_segment(file) ? secret_kind() : nullptr;
+}
+
+bool KindPack::accepts(const Kind& k, std::string_view file, bool* misnamed) {
+  if (misnamed && !is_valid_utf8(file)) *misnamed = true;
+  if (!is_valid_id_segment(file)) return false;  // also refuses deeper folders: '/' is not allowed
+  return k.extension.empty() ||
+         (file.size() > k.extension.size() && file.substr(file.size() - k.extension.size()) == k.extension);
+}
+
 const Kind* KindPack::route(std::string_view path, bool* misnamed) const {
   // Content under '.secrets/', in any spelling, is the built-in secret
   // kind's (a file directly in the folder) or no kind's: no other kind can
   // be handed a secret, whatever the manifests say.
-  if (is_secret_path(path)) {
-    std::string_view file = path.substr(path.find('/') + 1);
-    return is_valid_id_segment(file) ? secret_kind() : nullptr;
-  }
+  if (is_secret_path(path)) return route_secret(path);
   // Only the kinds whose folder is the path's own (every path of a
   // workspace asks, so the folder is compared by length first).
   std::size_t slash = path.rfind('/');
   std::size_t dir_size = slash == std::string_view::npos ? 0 : slash + 1;
   for (const Kind& k : kinds_) {
     if (k.dir.size() != dir_size || path.compare(0, dir_size, k.dir) != 0) continue;
-    std::string_view file = path.substr(k.dir.size());
-    if (misnamed && !is_valid_utf8(file)) *misnamed = true;
-    if (!is_valid_id_segment(file)) continue;  // also refuses deeper folders: '/' is not allowed
-    if (!k.extension.empty() &&
-        (file.size() <= k.extension.size() || file.substr(file.size() - k.extension.size()) != k.extension))
-      continue;
-    return &k;
+    if (accepts(k, path.substr(dir_size), misnamed)) return &k;
   }
+  return nullptr;
+}
+
+const Kind* KindPack::Router::route(std::string_view path, bool* misnamed) {
+  if (is_secret_path(path)) return pack_.route_secret(path);
+  std::size_t slash = path.rfind('/');
+  std::string_view dir = path.substr(0, slash == std::string_view::npos ? 0 : slash + 1);
+  if (!have_dir_ || dir != dir_) {
+    dir_.assign(dir);
+    have_dir_ = true;
+    folder_kinds_.clear();
+    for (const Kind& k : pack_.kinds_)
+      if (k.dir == dir) folder_kinds_.push_back(&k);
+  }
+  for (const Kind* k : folder_kinds_)
+    if (accepts(*k, path.substr(dir.size()), misnamed)) return k;
   return nullptr;
 }
 

@@ -253,22 +253,24 @@ std::string explain(PathRule rule, std::string_view path) {
 
 }  // namespace
 
-const char* path_rule_name(PathRule rule) {
+Rule to_rule(PathRule rule) {
   switch (rule) {
-    case PathRule::empty: return "empty";
-    case PathRule::unc_prefix: return "unc-prefix";
-    case PathRule::drive_prefix: return "drive-prefix";
-    case PathRule::absolute: return "absolute";
-    case PathRule::dot_component: return "dot-component";
-    case PathRule::backslash: return "backslash";
-    case PathRule::control_char: return "control-char";
-    case PathRule::git_dir: return "git-dir";
-    case PathRule::secret: return "secret";
-    case PathRule::protected_path: return "protected-path";
-    case PathRule::too_long: return "too-long";
+    case PathRule::empty: return Rule::empty;
+    case PathRule::unc_prefix: return Rule::unc_prefix;
+    case PathRule::drive_prefix: return Rule::drive_prefix;
+    case PathRule::absolute: return Rule::absolute;
+    case PathRule::dot_component: return Rule::dot_component;
+    case PathRule::backslash: return Rule::backslash;
+    case PathRule::control_char: return Rule::control_char;
+    case PathRule::git_dir: return Rule::git_dir;
+    case PathRule::secret: return Rule::secret;
+    case PathRule::protected_path: return Rule::protected_path;
+    case PathRule::too_long: return Rule::too_long;
   }
-  return "unknown";
+  return Rule::none;
 }
+
+const char* path_rule_name(PathRule rule) { return rule_name(to_rule(rule)); }
 
 std::string PathRejection::message() const {
   return "refused path '" + detail::printable_path(path) + "': " + path_rule_name(rule) + " " + explain(rule, path);
@@ -276,7 +278,7 @@ std::string PathRejection::message() const {
 
 Error depth_cap_error(std::string path, Errc code) {
   std::string message = PathRejection{PathRule::too_long, path}.message();
-  return make_error(code, std::move(message), std::move(path), path_rule_name(PathRule::too_long));
+  return make_error(code, std::move(message), std::move(path), Rule::too_long);
 }
 
 PathPolicy read_policy() { return PathPolicy{}; }

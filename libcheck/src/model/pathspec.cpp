@@ -34,7 +34,7 @@ Error outside_root(std::string_view arg) {
   return make_error(Errc::usage,
                     "pathspec '" + std::string(arg) +
                         "' is outside the workspace; write it relative to the current folder, or ':/PATH' from the root",
-                    std::string(arg), "outside-root");
+                    std::string(arg), Rule::outside_root);
 }
 
 // `arg` resolved against the prefix as text: empty and '.' components
@@ -90,7 +90,7 @@ Result<Pathspec> parse_pathspec(std::string_view arg, const PathPrefix& prefix) 
   if (arg.empty() || arg.front() == '/')
     if (auto rej = check_path(arg, read_policy()))
       return make_error(Errc::usage, "invalid pathspec: " + rej->message(), std::string(arg),
-                        path_rule_name(rej->rule));
+                        to_rule(rej->rule));
   bool from_root = arg.substr(0, kRootMagic.size()) == kRootMagic;
   // `parts` views the prefix's bytes: the prefix must outlive it.
   const PathPrefix root_prefix;
@@ -107,7 +107,7 @@ Result<Pathspec> parse_pathspec(std::string_view arg, const PathPrefix& prefix) 
   if (spec.text.empty()) return spec;
   if (auto rej = check_path(spec.text, read_policy()))
     return make_error(Errc::usage, "invalid pathspec: " + rej->message(), std::string(arg),
-                      path_rule_name(rej->rule));
+                      to_rule(rej->rule));
   spec.glob = spec.text.find_first_of("*?[", spec.literal) != std::string::npos;
   return spec;
 }
@@ -146,7 +146,7 @@ bool any_pathspec_matches(const std::vector<Pathspec>& specs, std::string_view p
 }
 
 Error unmatched_pathspec(const Pathspec& spec) {
-  return make_error(Errc::usage, "pathspec '" + spec.arg + "' did not match any file", spec.arg, "pathspec");
+  return make_error(Errc::usage, "pathspec '" + spec.arg + "' did not match any file", spec.arg, Rule::pathspec);
 }
 
 std::string path_from_prefix(std::string_view path, const PathPrefix& prefix) {

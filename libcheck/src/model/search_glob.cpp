@@ -14,7 +14,7 @@ constexpr std::size_t kMaxAlternatives = 256;
 
 Error bad_search_glob(std::string_view text, const std::string& why) {
   return make_error(Errc::usage, "invalid glob '" + std::string(text) + "' for --glob: " + why, std::string(text),
-                    "glob");
+                    Rule::glob);
 }
 
 // Where the bracket expression opening at `open` ends (its ']'), or npos:

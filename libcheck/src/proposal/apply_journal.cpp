@@ -18,8 +18,8 @@ namespace ws::proposal {
 
 namespace {
 
-Error refused(std::string message, std::string subject, std::string rule) {
-  return make_error(Errc::refused, std::move(message), std::move(subject), std::move(rule));
+Error refused(std::string message, std::string subject, Rule rule) {
+  return make_error(Errc::refused, std::move(message), std::move(subject), rule);
 }
 
 std::string with_slash(std::string dir) {
@@ -81,16 +81,16 @@ ApplyRecord new_record(const Repository& repo, const ApplyJournal::Start& s, std
 // did not happen is removed) or refused.
 Result<RecordFile> write_record(const Repository& repo, const ApplyRecord& record) {
   auto file = RecordFile::create(repo.git_dir(), record);
-  if (file || file.error().rule != "record-exists") return file;
+  if (file || file.error().rule != Rule::record_exists) return file;
   auto settled = check_interrupted_apply(repo, InterruptedApply::refuse);
   if (!settled) return settled.error();
   file = RecordFile::create(repo.git_dir(), record);
-  if (file || file.error().rule != "record-exists") return file;
+  if (file || file.error().rule != Rule::record_exists) return file;
   auto found = find_record(repo.git_dir());
   if (!found) return found.error();
   return refused("proposal " + short_id(found->record.proposal) + " is being applied by another ws-apply in this "
                  "worktree (pid " + std::to_string(found->record.pid) + "); wait for it to finish",
-                 found->record.proposal, "running");
+                 found->record.proposal, Rule::running);
 }
 
 }  // namespace
@@ -149,7 +149,7 @@ Result<std::unique_ptr<ApplyJournal>> ApplyJournal::begin(const Repository& repo
   if (std::string wt = other_checkout(repo, start.branch); !wt.empty())
     return refused("branch '" + branch_display(start.branch) + "' is checked out in the worktree '" + wt +
                        "'; run ws-apply there, so that its index follows",
-                   start.branch, "checked-out-elsewhere");
+                   start.branch, Rule::checked_out_elsewhere);
   const bool here = !repo.is_bare() && repo.head_branch() == start.branch;
   auto paths = start.changes ? applied_paths(repo.raw(), *start.changes, start.old_tip, start.new_commit)
                              : applied_paths(repo.raw(), start.old_tip, start.new_commit);
@@ -171,7 +171,7 @@ Result<std::unique_ptr<ApplyJournal>> ApplyJournal::begin(const Repository& repo
   if (!staged->empty())
     return refused("the index has staged changes at " + quoted_paths(*staged) + " that proposal " +
                        short_id(start.proposal) + " would overwrite; commit, unstage or stash them first",
-                   staged->front(), "staged");
+                   staged->front(), Rule::staged);
   return j;
 }
 
@@ -219,7 +219,7 @@ Status ApplyJournal::mark_applied() {
     return refused("'" + name + "' is locked by another process (" +
                        lock_description(with_slash(repo_->common_dir()) + name + ".lock", repo_->workdir()) +
                        "); if no git or ws-apply is running, remove the lock file and run 'ws-apply --continue'",
-                   name, "locked");
+                   name, Rule::locked);
   return git::error(Errc::environment, "cannot write '" + name + "'");
 }
 

@@ -84,7 +84,7 @@ class RecordFile {
   ~RecordFile();  // closes it, releasing the lock; never removes it
 
   // Writes `record` as the worktree's record: whole or not at all, and only
-  // when there is none (Errc::refused, rule "record-exists", otherwise).
+  // when there is none (Errc::refused, Rule::record_exists, otherwise).
   static Result<RecordFile> create(const std::string& git_dir, const ApplyRecord& record);
   // Removes the record (when the path still names this file), then closes it.
   void remove();

@@ -246,7 +246,7 @@ Result<RecordFile> RecordFile::create(const std::string& git_dir, const ApplyRec
   f.path_ = path;
   if (int err = publish(f.fd_, tmp, path); err != 0) {
     if (err == EEXIST)
-      return make_error(Errc::refused, "an apply record exists already ('" + path + "')", path, "record-exists");
+      return make_error(Errc::refused, "an apply record exists already ('" + path + "')", path, Rule::record_exists);
     return io_error("write the apply record", path, err);
   }
   // The directory is not synced as well: the branch move that follows is

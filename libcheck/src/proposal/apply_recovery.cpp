@@ -126,7 +126,8 @@ Result<std::vector<std::string>> check_interrupted_apply(const Repository& repo,
         return lines;
       }
       if (mode == InterruptedApply::refuse)
-        return make_error(Errc::refused, interrupted_line(found->record), found->record.proposal, "interrupted-apply");
+        return make_error(Errc::refused, interrupted_line(found->record), found->record.proposal,
+                          Rule::interrupted_apply);
       lines.insert(lines.begin(), interrupted_line(found->record));
       return lines;
     }
@@ -154,7 +155,7 @@ Result<ApplyResult> continue_apply(const OpenOptions& open) {
     return make_error(Errc::refused,
                       "proposal " + short_id(found->record.proposal) + " is being applied by another ws-apply in "
                       "this worktree (pid " + std::to_string(found->record.pid) + "); wait for it to finish",
-                      found->record.proposal, "running");
+                      found->record.proposal, Rule::running);
   auto a = assess(repo, *found);
   if (!a) return a.error();
   ApplyResult out;

@@ -15,7 +15,7 @@ Status refuse_policy_change(const std::vector<proposal::TreeChange>& changes, bo
   return make_error(Errc::refused,
                     "proposal " + proposal::short_id(id) + " refused: policy change to " + quoted_path_list(paths) +
                         "; review it with --show, then apply it with --allow-policy-change",
-                    id, "policy-change");
+                    id, Rule::policy_change);
 }
 
 Status refuse_by_policy_of(const std::vector<proposal::TreeChange>& changes, const WorkspaceConfig& config,

@@ -102,10 +102,10 @@ Status check_distinct_approver(const Repository& repo, const ProposalInfo& info,
   std::string id7 = short_id(info.id);
   if (same_email(approver->get()->email, author->email))
     return make_error(Errc::refused, "proposal " + id7 + " refused: approver '" + me + "' is its author '" +
-                                         identity(author) + "'" + why, info.id, "distinct-approver");
+                                         identity(author) + "'" + why, info.id, Rule::distinct_approver);
   if (same_email(approver->get()->email, stager->email))
     return make_error(Errc::refused, "proposal " + id7 + " refused: approver '" + me + "' staged it as '" +
-                                         identity(stager) + "'" + why, info.id, "distinct-approver");
+                                         identity(stager) + "'" + why, info.id, Rule::distinct_approver);
   return Ok{};
 }
 

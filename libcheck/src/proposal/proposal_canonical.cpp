@@ -19,7 +19,7 @@ constexpr std::uint64_t kModeTree = 0040000;
 constexpr const char* kHolds = "; a proposal holds regular files (100644, 100755) and folders only";
 
 // `path` shown as the man pages quote it; the root folder has no path.
-Error refusal(std::string_view path, const std::string& why, const char* rule) {
+Error refusal(std::string_view path, const std::string& why, Rule rule) {
   std::string where = path.empty() ? "refused the root folder" : "refused path '" + detail::printable_path(path) + "'";
   return make_error(Errc::refused, where + ": " + why, std::string(path), rule);
 }
@@ -116,7 +116,7 @@ std::string join(std::string_view folder, std::string_view name) {
 // The name rules, on a path a proposal adds or changes.
 Status check_name(std::string_view path) {
   if (auto rej = check_path(path, name_policy()))
-    return make_error(Errc::refused, rej->message(), std::string(path), path_rule_name(rej->rule));
+    return make_error(Errc::refused, rej->message(), std::string(path), to_rule(rej->rule));
   return Ok{};
 }
 
@@ -144,14 +144,15 @@ class TreeChecker {
       if (!next_entry(rest, e))
         return refusal(folder, "its tree object " + short_hex(id) + " is malformed after " +
                                    std::to_string(seen.size()) + " entries",
-                       "malformed-tree");
+                       Rule::malformed_tree);
       if (auto st = check_entry(e, folder, seen); !st) return st;
       // Whatever this folder holds is a path deeper than the policy allows;
       // the walk goes no further down.
       if (depth >= kMaxPathDepth) return check_name(join(folder, e.name));
       seen.push_back(e);
     }
-    if (seen.empty() && depth > 0) return refusal(folder, "an empty folder, which git never writes", "empty-folder");
+    if (seen.empty() && depth > 0)
+      return refusal(folder, "an empty folder, which git never writes", Rule::empty_folder);
     out_.trees[folder.empty() ? std::string() : std::string(folder) + "/"] = KnownTree{id, bytes};
     out_.objects.push_back(std::move(object).value());
     return Ok{};
@@ -164,39 +165,41 @@ class TreeChecker {
     int rc = git_odb_read(&raw, odb_, &id);
     if (rc == GIT_ENOTFOUND)
       return refusal(folder, "its tree object " + short_hex(id) + " is missing from the object database",
-                     "missing-object");
+                     Rule::missing_object);
     if (rc < 0) return git::error(Errc::environment, "cannot read the tree object " + git::to_hex(id));
     git::OdbObject object(raw);
     git_object_t type = git_odb_object_type(raw);
     if (type != GIT_OBJECT_TREE)
       return refusal(folder, "mode 040000 names a folder, but object " + short_hex(id) + " is a " +
                                  git_object_type2string(type),
-                     "object-type");
+                     Rule::object_type);
     return object;
   }
 
   // One entry, in the order of the rules listed in proposal_canonical.h;
   // its path is spelt out only for a refusal.
   Status check_entry(const RawEntry& e, std::string_view folder, const std::vector<RawEntry>& before) {
-    if (e.name.empty()) return refusal(folder, "it holds an entry with an empty name", "entry-name");
+    if (e.name.empty()) return refusal(folder, "it holds an entry with an empty name", Rule::entry_name);
     if (e.name.find('/') != std::string_view::npos)
       return refusal(join(folder, e.name), "the entry's name holds a '/'; each entry of a tree names one file or folder",
-                     "entry-name");
+                     Rule::entry_name);
     if (e.mode_text.size() > 1 && e.mode_text.front() == '0')
       return refusal(join(folder, e.name),
-                     fmt::format("mode written as '{}' is zero-padded; git writes '{:o}'", e.mode_text, e.mode), "mode");
+                     fmt::format("mode written as '{}' is zero-padded; git writes '{:o}'", e.mode_text, e.mode),
+                     Rule::mode);
     if (e.mode != 0100644 && e.mode != 0100755 && e.mode != kModeTree)
-      return refusal(join(folder, e.name), mode_problem(e.mode), "mode");
+      return refusal(join(folder, e.name), mode_problem(e.mode), Rule::mode);
     if (before.empty()) return Ok{};
     int order = git_order(before.back(), e);
     if (order == 0 || (e.tree() && file_named_like(e, before)))
-      return refusal(join(folder, e.name), "its folder names it twice; a tree holds each name once", "duplicate-name");
+      return refusal(join(folder, e.name), "its folder names it twice; a tree holds each name once",
+                     Rule::duplicate_name);
     if (order > 0)
       return refusal(join(folder, e.name),
                      "out of git's order in its folder (after '" +
                          detail::printable_path(join(folder, before.back().name)) +
                          "'); git sorts a tree's names bytewise",
-                     "tree-order");
+                     Rule::tree_order);
     return Ok{};
   }
 
@@ -223,12 +226,13 @@ Status check_blobs(git_odb* odb, const std::vector<TreeChange>& changes) {
     git::clear_error();
     int rc = git_odb_read_header(&size, &type, odb, &id);
     if (rc == GIT_ENOTFOUND)
-      return refusal(c.path, "its blob " + short_hex(id) + " is missing from the object database", "missing-object");
+      return refusal(c.path, "its blob " + short_hex(id) + " is missing from the object database",
+                     Rule::missing_object);
     if (rc < 0) return git::error(Errc::environment, "cannot read the object of '" + c.path + "'");
     if (type != GIT_OBJECT_BLOB)
       return refusal(c.path, fmt::format("mode {:06o} names a file, but object {} is a {}", c.new_mode, short_hex(id),
                                          git_object_type2string(type)),
-                     "object-type");
+                     Rule::object_type);
   }
   return Ok{};
 }
@@ -239,7 +243,7 @@ std::optional<std::string> refuse_file_mode(std::string_view path, std::uint32_t
   if (mode == 0100644 || mode == 0100755) return std::nullopt;
   std::string why = mode == kModeTree ? std::string("mode 040000 is a folder where a file was expected")
                                       : mode_problem(mode);
-  return refusal(path, why, "mode").message;
+  return refusal(path, why, Rule::mode).message;
 }
 
 Result<CheckedProposal> check_proposal(git_repository* repo, git_tree* base_tree, const std::string& proposal) {

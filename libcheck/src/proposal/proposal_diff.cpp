@@ -163,7 +163,7 @@ Status refuse_secret_bytes(git_repository* repo, git_tree* base, const std::vect
   for (const TreeChange& c : changes)
     if (c.status != GIT_DELTA_DELETED && !is_secret_path(c.path) && secrets.contains(c.new_id))
       return make_error(Errc::refused, "proposal " + id7 + " refused: " + secret_bytes_refusal(c.path), c.path,
-                        path_rule_name(PathRule::secret));
+                        Rule::secret);
   return Ok{};
 }
 

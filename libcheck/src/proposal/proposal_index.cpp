@@ -356,7 +356,7 @@ Result<std::unique_ptr<IndexUpdate>> IndexUpdate::lock(const std::string& index_
       return make_error(Errc::refused, "the index is locked by another process (" +
                                            lock_description(u->lock_path_, workdir) +
                                            "); if no git is running, remove the lock file and retry",
-                        u->lock_path_, "locked");
+                        u->lock_path_, Rule::locked);
     return io_error("lock the index", u->lock_path_, err);
   }
   u->locked_ = true;

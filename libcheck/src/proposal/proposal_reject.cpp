@@ -17,18 +17,18 @@ namespace {
 // line of printable UTF-8 (ws(7), TERMINAL OUTPUT), of a size a list can hold.
 Status check_reason(const std::string& reason) {
   if (std::all_of(reason.begin(), reason.end(), [](unsigned char c) { return c == ' '; }))
-    return make_error(Errc::usage, "empty reason: say why with -m REASON", reason, "reason");
+    return make_error(Errc::usage, "empty reason: say why with -m REASON", reason, Rule::reason);
   if (reason.size() > kMaxRejectReason)
     return make_error(Errc::usage,
                       "reason is " + std::to_string(reason.size()) + " bytes, over the limit of " +
                           std::to_string(kMaxRejectReason) + ": say it in fewer words",
-                      {}, "reason");
+                      {}, Rule::reason);
   bool tab = reason.find('\t') != std::string::npos;
   if (tab || first_unsafe(reason, LineBreaks::escape) != std::string::npos)
     return make_error(Errc::usage,
                       "invalid reason '" + terminal_safe(reason, LineBreaks::escape) +
                           "': a control character or bytes that are not UTF-8; write it as one line of text",
-                      {}, "reason");
+                      {}, Rule::reason);
   return Ok{};
 }
 

@@ -47,7 +47,7 @@ Status refuse_changes(const Workspace& ws, const std::vector<const ViewEntry*>& 
     std::uint32_t mode = e->status == ChangeStatus::deleted ? kModeFile : e->mode;
     if (auto why = refuse_entry(e->path, mode, ws.config.protected_paths)) return make_error(Errc::refused, *why, e->path);
     if (e->status != ChangeStatus::deleted && ws.view.holds_secret_bytes(*e))
-      return make_error(Errc::refused, secret_bytes_refusal(e->path), e->path, "secret");
+      return make_error(Errc::refused, secret_bytes_refusal(e->path), e->path, Rule::secret);
     if (!e->old_path.empty())
       if (auto why = refuse_entry(e->old_path, kModeFile, ws.config.protected_paths))
         return make_error(Errc::refused, *why, e->old_path);

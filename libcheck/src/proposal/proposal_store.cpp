@@ -186,7 +186,7 @@ Result<ShowResult> show_proposal(const Repository& repo, const std::string& id_o
   // One diff for the patch and the stat; a change holding a secret, even in
   // a hand-made proposal, shows its path only (proposal_diff.cpp).
   auto diff = diff_trees(r, from->get(), to->get(), GIT_DIFF_SHOW_BINARY);
-  if (!diff && !diff.error().rule.empty())  // a tree past the depth cap: refused as ws-apply refuses it
+  if (!diff && diff.error().rule != Rule::none)  // a tree past the depth cap: refused as ws-apply refuses it
     return make_error(Errc::refused, "cannot show proposal " + short_id(out.info.id) + ": " + diff.error().message,
                       diff.error().subject, diff.error().rule);
   if (!diff) return diff.error();

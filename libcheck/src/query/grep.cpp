@@ -8,6 +8,8 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <unordered_set>
 
 #include "grep_format.h"
 #include "libcheck/path_policy.h"
@@ -29,7 +31,7 @@ Result<SymbolQuery> parse_symbol(const KindPack& kinds, std::string_view symbol)
     from = dot + 1;
   }
   auto bad = [&](const std::string& why) {
-    return make_error(Errc::usage, "invalid symbol '" + q.text + "': " + why, q.text, "symbol");
+    return make_error(Errc::usage, "invalid symbol '" + q.text + "': " + why, q.text, Rule::symbol);
   };
   if (parts.size() < 2 || parts.size() > 3 || std::any_of(parts.begin(), parts.end(), [](auto p) { return p.empty(); }))
     return bad("write Root.Name or Root.Name.Member, e.g. 'Agents.Triage' or 'N.Ticket.Status'");
@@ -89,6 +91,7 @@ struct Job {
   std::string shown_path;       // text output from a subfolder: the path from there
   // Filled by the worker.
   Outcome outcome = Outcome::searched;
+  bool from_index = false;  // its references came from the base's index (GrepOptions::known)
   std::size_t results = 0;
   std::unique_ptr<Found> found;
 };
@@ -97,7 +100,11 @@ class Search {
  public:
   Search(const View& view, const KindPack& kinds, const GrepOptions& o, const Matcher& m,
          std::vector<SymbolQuery> qs)
-      : view_(view), kinds_(kinds), o_(o), m_(m), qs_(std::move(qs)) {}
+      : view_(view), kinds_(kinds), o_(o), m_(m), qs_(std::move(qs)), known_(known_for(o)) {
+    if (known_)
+      for (const SymbolQuery& q : qs_)
+        known_->referrers(*q.kind, q.name, [&](std::string_view path) { known_referrers_.emplace(path); });
+  }
 
   // Whether a file of `kind` can hold what --ref/--defines looks for.
   bool may_hold(const Kind* kind) const {
@@ -122,6 +129,16 @@ class Search {
   void run(Job& job, bool format_now) const {
     if (o_.mode == GrepMode::list) return list(job, format_now);
     const ViewEntry& e = *job.entry;
+    // An unchanged definition the base's index knows: no reference to a
+    // symbol asked for, nothing to read; else its references come from the
+    // index, and only its bytes are read, for the lines to print.
+    std::optional<Definition> known;
+    if (known_ && e.status == ChangeStatus::unchanged && known_->knows(e.path)) {
+      job.from_index = true;
+      if (!known_referrers_.count(e.path)) return;
+      known = known_->definition(e.path);
+      job.from_index = known.has_value();
+    }
     auto bytes = view_.read(e);
     if (!bytes) return unreadable(job, bytes.error());
     std::string_view t = *bytes;
@@ -134,7 +151,7 @@ class Search {
     // after it, and columns and offsets count from there (ws-grep(1)).
     f.bom = bom_length(t);
     if (!qs_.empty()) {
-      if (may_hold(job.kind)) structural(job, f, t);
+      if (may_hold(job.kind)) structural(job, f, t, known ? &*known : nullptr);
     } else {
       lines(job, f, t.substr(f.bom));
     }
@@ -180,11 +197,10 @@ class Search {
   // hard links: both are links. A working-tree file found to hold a
   // secret's bytes is skipped like one the view knew to hold them.
   static void unreadable(Job& job, const Error& why) {
-    const std::string& rule = why.rule;
-    job.outcome = rule == "symlink"     ? Outcome::link
-                  : rule == "hard-link" ? Outcome::hard_link
-                  : rule == "secret"    ? Outcome::secret
-                                        : Outcome::error;
+    job.outcome = why.rule == Rule::symlink     ? Outcome::link
+                  : why.rule == Rule::hard_link ? Outcome::hard_link
+                  : why.rule == Rule::secret    ? Outcome::secret
+                                                : Outcome::error;
     if (job.outcome == Outcome::error) {
       job.found = std::make_unique<Found>();
       job.found->error = why;
@@ -275,12 +291,15 @@ class Search {
     return std::any_of(qs_.begin(), qs_.end(), [&](const SymbolQuery& q) { return t.find(q.name) != std::string_view::npos; });
   }
 
-  // --ref / --defines: positions from the reader, optionally filtered by -e.
-  // The reader takes the whole file; its positions are moved past the BOM.
-  void structural(const Job& job, Found& f, std::string_view file) const {
+  // --ref / --defines: positions from the reader (or from the index, as
+  // `known`, which the reader gave for these bytes), optionally filtered by
+  // -e. The reader takes the whole file; its positions are moved past the BOM.
+  void structural(const Job& job, Found& f, std::string_view file, const Definition* known) const {
     std::string_view t = file.substr(f.bom);
-    if (!may_mention(t)) return;
-    Definition d = read_definition(*job.kind, job.entry->path, file, kinds_);
+    if (!known && !may_mention(t)) return;
+    std::optional<Definition> read;
+    if (!known) read = read_definition(*job.kind, job.entry->path, file, kinds_);
+    const Definition& d = known ? *known : *read;
     if (d.has_name) f.name = d.name;
     std::vector<std::uint32_t> symbols;
     std::vector<MatchSpan> found = all_positions(d, static_cast<std::uint32_t>(f.bom), symbols);
@@ -312,6 +331,16 @@ class Search {
   const Matcher& m_;
   std::vector<SymbolQuery> qs_;  // --ref or --defines, in the order given; empty for a pattern search
   std::vector<std::string> symbol_texts_ = texts(qs_);
+  // The base's index, for a --ref search that lists lines (GrepOptions::known),
+  // and the paths of the definitions it knows to refer to a symbol asked for.
+  const KnownDefinitions* known_;
+  std::unordered_set<std::string> known_referrers_;
+
+  // -L and --files report on every file, so they read each one.
+  static const KnownDefinitions* known_for(const GrepOptions& o) {
+    if (o.ref.empty() || o.mode == GrepMode::files_without_match || o.mode == GrepMode::list) return nullptr;
+    return o.known;
+  }
 
   static std::vector<std::string> texts(const std::vector<SymbolQuery>& qs) {
     std::vector<std::string> out;
@@ -337,7 +366,8 @@ Result<std::vector<SymbolQuery>> check_request(const KindPack& kinds, const Grep
       return make_error(Errc::usage, "unknown kind '" + k + "'; known kinds: " + known, k);
     }
     if (kind->never_read)
-      return make_error(Errc::usage, "kind '" + k + "' is never searched: its content is never opened", k, "secret");
+      return make_error(Errc::usage, "kind '" + k + "' is never searched: its content is never opened", k,
+                        Rule::secret);
   }
   if (!o.ref.empty() && !o.defines.empty())
     return make_error(Errc::usage, "--ref and --defines are exclusive: pick one");
@@ -349,7 +379,7 @@ Result<std::vector<SymbolQuery>> check_request(const KindPack& kinds, const Grep
     if (!q) return q.error();
     if (!o.defines.empty() && q->kind->never_read)
       return make_error(Errc::usage, "secret '" + q->text + "' is never searched: its content is never opened",
-                        q->text, "secret");
+                        q->text, Rule::secret);
     queries.push_back(std::move(q).value());
   }
   return queries;
@@ -416,7 +446,7 @@ std::vector<Job> choose_files(const View& view, const KindPack& kinds, const Gre
     }
     if (e.mode == kModeLink || e.mode == kModeGitlink) { summary.links_skipped.push_back(e.path); continue; }
     if (auto rej = routes.path_ok[at] ? std::nullopt : check_path(e.path, read_policy())) {
-      summary.errors.push_back(make_error(Errc::refused, rej->message(), e.path, path_rule_name(rej->rule)));
+      summary.errors.push_back(make_error(Errc::refused, rej->message(), e.path, to_rule(rej->rule)));
       continue;
     }
     if (!o.kinds.empty() && (!kind || std::find(o.kinds.begin(), o.kinds.end(), kind->name) == o.kinds.end())) continue;
@@ -474,6 +504,7 @@ class Emitter {
       case Outcome::searched: break;
     }
     if (o_.mode != GrepMode::list && search_.reads(job.kind)) ++summary_.files_searched;
+    if (job.from_index) ++summary_.files_from_index;
     return true;
   }
 

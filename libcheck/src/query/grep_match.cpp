@@ -154,7 +154,7 @@ std::string shown_pattern(const std::string& p) { return p.size() > 200 ? p.subs
 // pattern, not the alternation it ends up in.
 Result<detail::RgPattern> piece_of(const std::string& p, const GrepOptions& o, const RE2::Options& opt) {
   auto invalid = [&](const std::string& why) {
-    return make_error(Errc::usage, "invalid pattern '" + shown_pattern(p) + "': " + why, p, "pattern");
+    return make_error(Errc::usage, "invalid pattern '" + shown_pattern(p) + "': " + why, p, Rule::pattern);
   };
   detail::RgPattern piece;
   if (o.fixed_strings) {
@@ -183,7 +183,7 @@ Result<detail::RgPattern> alternation_of(const std::vector<std::string>& pattern
       return make_error(Errc::usage,
                         "invalid pattern '" + shown_pattern(patterns[i]) +
                             "': a leading or trailing '\\b' must be in every pattern or in none (see ws-grep(1))",
-                        patterns[i], "pattern");
+                        patterns[i], Rule::pattern);
     out.leading_boundary = piece->leading_boundary;
     out.trailing_boundary = piece->trailing_boundary;
     out.re2 += (i ? "|(?:" : "(?:") + piece->re2 + ")";
@@ -236,7 +236,7 @@ Result<Matcher> Matcher::compile(const GrepOptions& o) {
     impl->re = std::make_unique<RE2>(bounded(alternation, before, after, impl->look_back), opt);
     impl->plain = std::make_unique<RE2>(plain, opt);
     if (!impl->plain->ok())
-      return make_error(Errc::usage, "invalid pattern: " + impl->plain->error(), {}, "pattern");
+      return make_error(Errc::usage, "invalid pattern: " + impl->plain->error(), {}, Rule::pattern);
   } else {
     impl->re = std::make_unique<RE2>(plain, opt);
     if (patterns.size() == 1 && !o.ignore_case && (o.fixed_strings || is_plain_literal(patterns[0])) &&
@@ -263,7 +263,7 @@ Result<Matcher> Matcher::compile(const GrepOptions& o) {
     }
   }
   if (!impl->re->ok())  // the alternation can exceed RE2's memory budget on its own
-    return make_error(Errc::usage, "invalid pattern: " + impl->re->error(), {}, "pattern");
+    return make_error(Errc::usage, "invalid pattern: " + impl->re->error(), {}, Rule::pattern);
   m.impl_ = std::move(impl);
   return m;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "libcheck/path_policy.h"
+#include "libcheck/path_route.h"
 #include "libcheck/reader.h"
 #include "parallel.h"
 
@@ -39,23 +40,27 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
 
   Listing out;
   std::vector<bool> spec_hit(options.pathspecs.size(), false);
+  // The view is in path order: the router compares each folder with the
+  // kinds' folders once, and still checks every file's own name.
+  KindPack::Router router(ws.kinds);
   for (const auto& e : ws.view.entries()) {
     if (options.changed_only ? e.status == ChangeStatus::unchanged : e.status == ChangeStatus::deleted) continue;
     bool matched = options.pathspecs.empty();
     for (std::size_t i = 0; i < options.pathspecs.size(); ++i)
       if (pathspec_matches(options.pathspecs[i], e.path)) matched = spec_hit[i] = true;
     if (!matched) continue;
-    const Kind* kind = ws.kinds.route(e.path);
+    const Kind* kind = router.route(e.path);
     // Secrets are listed by name, and only on request; another path holding
     // a secret's bytes is refused by path, like a link (secrets.h).
-    if (e.status != ChangeStatus::deleted && ws.view.holds_secret_bytes(e)) {
-      out.refused.push_back(make_error(Errc::refused, secret_bytes_refusal(e.path), e.path, "secret"));
+    const bool secret = ws.view.is_secret(e);
+    if (secret && e.status != ChangeStatus::deleted && ws.view.holds_secret_bytes(e)) {
+      out.refused.push_back(make_error(Errc::refused, secret_bytes_refusal(e.path), e.path, Rule::secret));
       continue;
     }
     if ((is_secret_path(e.path) || (kind && kind->never_read)) && !want_secrets) continue;
     if (auto rej = check_path(e.path, policy)) {
       if (rej->rule != PathRule::secret)
-        out.refused.push_back(make_error(Errc::refused, rej->message(), e.path, path_rule_name(rej->rule)));
+        out.refused.push_back(make_error(Errc::refused, rej->message(), e.path, to_rule(rej->rule)));
       continue;
     }
     if (e.mode == kModeLink || e.mode == kModeGitlink) {
@@ -64,7 +69,7 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
           "refused path '" + e.path + "': " +
               (e.mode == kModeLink ? "symlink (links are never followed; replace it with the file itself)"
                                    : "submodule (a workspace holds plain files only)"),
-          e.path, e.mode == kModeLink ? "symlink" : "submodule"));
+          e.path, e.mode == kModeLink ? Rule::symlink : Rule::submodule));
       continue;
     }
     if (!options.kinds.empty() &&
@@ -74,7 +79,8 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
     le.entry = &e;
     le.kind = kind;
     le.config = !kind && is_workspace_config_path(e.path);
-    le.secret = never_read(ws.view, e, kind);
+    le.not_definition = !kind && !le.config && is_not_definition(ws.kinds, ws.config, e.path);
+    le.secret = secret || (kind && kind->never_read);  // never_read(), is_secret() known
     out.entries.push_back(std::move(le));
   }
   for (std::size_t i = 0; i < spec_hit.size(); ++i)
@@ -111,7 +117,7 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
       le.size = ws.view.content().size_of(e);
       if (!le.kind) return;
       auto bytes = ws.view.read(e);
-      if (!bytes && bytes.error().rule == path_rule_name(PathRule::secret)) secret_bytes[i] = bytes.error();
+      if (!bytes && bytes.error().rule == Rule::secret) secret_bytes[i] = bytes.error();
       if (!bytes) return;
       if (!le.size) le.size = bytes->size();
       Definition d = read_definition(*le.kind, e.path, *bytes, ws.kinds);

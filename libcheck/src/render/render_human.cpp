@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "libcheck/render.h"
+#include "libcheck/sgr.h"
 #include "display_width.h"
 #include "render_common.h"
 
@@ -19,12 +20,13 @@ namespace ws::render_detail {
 
 namespace {
 
-constexpr std::string_view kReset = "\x1b[0m";
-constexpr std::string_view kBold = "\x1b[1m";
-constexpr std::string_view kRed = "\x1b[1;31m";
-constexpr std::string_view kMagenta = "\x1b[1;35m";
-constexpr std::string_view kCyan = "\x1b[1;36m";
-constexpr std::string_view kGreen = "\x1b[1;32m";
+// clang's colours (libcheck/sgr.h).
+constexpr std::string_view kReset = sgr::reset;
+constexpr std::string_view kBold = sgr::bold;
+constexpr std::string_view kRed = sgr::bold_red;
+constexpr std::string_view kMagenta = sgr::bold_magenta;
+constexpr std::string_view kCyan = sgr::bold_cyan;
+constexpr std::string_view kGreen = sgr::bold_green;
 
 std::string_view severity_colour(Severity s) {
   switch (s) {

@@ -40,25 +40,7 @@ class JsonConsumer final : public DiagnosticConsumer {
   JsonConsumer(std::ostream& out, const RenderOptions& o)
       : DiagnosticConsumer(out), version_(o.tool_version) {}
 
-  void diagnostic(const Diagnostic& d) override {
-    ojson j = json_record("diagnostic");
-    j["code"] = diag_info(d.code).id;
-    j["severity"] = severity_name(d.severity);
-    j["path"] = d.path;
-    put_position(j, d.has_span ? &d.span : nullptr);
-    j["message"] = d.message;
-    ojson notes = ojson::array();
-    for (const auto& n : d.notes) {
-      ojson jn;
-      if (n.path.empty()) jn["path"] = nullptr;
-      else jn["path"] = n.path;
-      put_position(jn, n.has_span && !n.path.empty() ? &n.span : nullptr);
-      jn["message"] = n.message;
-      notes.push_back(std::move(jn));
-    }
-    j["notes"] = std::move(notes);
-    write(std::move(j));
-  }
+  void diagnostic(const Diagnostic& d) override { write(diagnostic_json(d)); }
 
   void end(const BuildSummary& s) override {
     ojson sum = json_record("summary");
@@ -89,3 +71,29 @@ std::unique_ptr<DiagnosticConsumer> make_json(std::ostream& out, const RenderOpt
 }
 
 }  // namespace ws::render_detail
+
+namespace ws {
+
+nlohmann::ordered_json diagnostic_json(const Diagnostic& d) {
+  using render_detail::ojson;
+  using render_detail::put_position;
+  ojson j = json_record("diagnostic");
+  j["code"] = diag_info(d.code).id;
+  j["severity"] = severity_name(d.severity);
+  j["path"] = d.path;
+  put_position(j, d.has_span ? &d.span : nullptr);
+  j["message"] = d.message;
+  ojson notes = ojson::array();
+  for (const auto& n : d.notes) {
+    ojson jn;
+    if (n.path.empty()) jn["path"] = nullptr;
+    else jn["path"] = n.path;
+    put_position(jn, n.has_span && !n.path.empty() ? &n.span : nullptr);
+    jn["message"] = n.message;
+    notes.push_back(std::move(jn));
+  }
+  j["notes"] = std::move(notes);
+  return j;
+}
+
+}  // namespace ws

@@ -59,4 +59,9 @@ PathRoute route_path(const KindPack& kinds, const WorkspaceConfig& config, std::
   return {PathRole::unrouted, nullptr};
 }
 
+bool is_not_definition(const KindPack& kinds, const WorkspaceConfig& config, std::string_view path) {
+  PathRole role = route_path(kinds, config, path).role;
+  return role == PathRole::not_definition || role == PathRole::ignored;
+}
+
 }  // namespace ws

@@ -71,7 +71,7 @@ Result<std::vector<std::string>> plan_folders(int root, const std::vector<std::s
         return make_error(Errc::refused,
                           "refused to init: '" + name + "' is " + what_is(st.st_mode) +
                               " where ws init makes a folder; move it away and run 'ws init' again",
-                          name, "not-a-folder");
+                          name, Rule::not_a_folder);
       }
       if (errno != ENOENT)
         return make_error(Errc::environment, "cannot check '" + name + "': " + std::strerror(errno), name);
@@ -91,7 +91,7 @@ Status refuse_existing_config(int root) {
     return make_error(Errc::refused,
                       std::string("refused to init: '") + kConfig +
                           "' exists already; ws init never overwrites it (edit it, see ws(7))",
-                      kConfig, "exists");
+                      kConfig, Rule::exists);
   if (errno != ENOENT && errno != ENOTDIR)
     return make_error(Errc::environment, std::string("cannot check '") + kConfig + "': " + std::strerror(errno),
                       kConfig);
