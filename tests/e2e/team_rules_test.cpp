@@ -117,7 +117,7 @@ TEST_CASE("rules: codes that guard a trust boundary cannot be lowered, in the ba
   auto u = ws("ws-build", {}, unknown.path());
   CHECK(u.out == "");
   CHECK(u.err == "ws-build: invalid .ws/config.json in commit " + short_head(unknown) +
-                     ": 'rules.WS\\x1b[2J' names no diagnostic code; the codes are WS001 to WS023 (ws-build(1), "
+                     ": 'rules.WS\\x1b[2J' names no diagnostic code; the codes are WS001 to WS025 (ws-build(1), "
                      "DIAGNOSTICS)\n");
   CHECK(u.status == 2);
 }

@@ -100,10 +100,10 @@ TEST_CASE("workspace config: each refusal names the rule", "[workspace]") {
       {R"({"rules": ["WS014"]})",
        "invalid .ws/config.json: 'rules' must be an object of codes and levels, as {\"WS014\": \"off\"}"},
       {R"({"rules": {"WS999": "off"}})",
-       "invalid .ws/config.json: 'rules.WS999' names no diagnostic code; the codes are WS001 to WS023 "
+       "invalid .ws/config.json: 'rules.WS999' names no diagnostic code; the codes are WS001 to WS025 "
        "(ws-build(1), DIAGNOSTICS)"},
       {R"({"rules": {"ws014": "off"}})",
-       "invalid .ws/config.json: 'rules.ws014' names no diagnostic code; the codes are WS001 to WS023 "
+       "invalid .ws/config.json: 'rules.ws014' names no diagnostic code; the codes are WS001 to WS025 "
        "(ws-build(1), DIAGNOSTICS)"},
       {R"({"rules": {"WS014": "silent"}})",
        "invalid .ws/config.json: 'rules.WS014' must be \"off\", \"note\", \"warning\" or \"error\""},

@@ -42,6 +42,8 @@ enum class DiagCode {
   merge_conflict,       // WS021 the change does not merge into its base
   unused_suppression,   // WS022 an inline suppression that suppresses nothing
   bad_suppression,      // WS023 an inline suppression refused (malformed, a trust-boundary code, no reason)
+  invalid_cron,         // WS024 a field of format "cron" is not a 5-field cron expression
+  include_cycle,        // WS025 acyclic references (prompt includes) form a cycle
 };
 
 struct DiagInfo {

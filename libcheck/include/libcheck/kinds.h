@@ -27,6 +27,9 @@ struct RefSpec {
   std::string pointer;      // "/tools/*"
   std::string target_kind;  // "ai-tool"
   std::string member_of;    // "/node" for index fields; empty for a plain reference
+  // "acyclic": a reference of a kind to itself whose definitions must form
+  // no cycle (prompt includes; ws(7), KINDS, WS025).
+  bool acyclic = false;
 };
 
 struct Kind {
@@ -113,6 +116,11 @@ class KindPack {
 // Where the default pack is installed, found relative to the running binary
 // ($prefix/share/ws/schemas/kinds), or WS_KINDS_DIR when set.
 std::string default_kinds_dir();
+
+// Whether the kind's JSON references to itself (all of them, the manifest
+// check makes sure) must form no cycle: the one rule the include-cycle check
+// (WS025) asks.
+bool acyclic_self_references(const Kind& kind);
 
 // True for `[A-Za-z0-9][A-Za-z0-9._-]*`.
 bool is_valid_id_segment(std::string_view s);

@@ -14,6 +14,7 @@
 #include "base_definitions.h"
 #include "compile_internal.h"
 #include "flat_name_map.h"
+#include "include_cycles.h"
 #include "parallel.h"
 #include "suggest.h"
 
@@ -461,6 +462,7 @@ class Checker {
 void check_symbols(const KindPack& kinds, const std::vector<Item>& items, const BaseDefinitions& base,
                    bool base_has_changed_paths, bool all, std::vector<Diagnostic>& out) {
   Checker(kinds, items, base, base_has_changed_paths, all, out).run();
+  check_include_cycles(kinds, items, base, base_has_changed_paths, all, out);
 }
 
 }  // namespace ws::compile_detail

@@ -33,7 +33,8 @@ struct Item {
 
 class BaseDefinitions;
 
-// Duplicate names, references of checked items against the overlay, and
+// Duplicate names, references of checked items against the overlay, include
+// cycles (include_cycles.h), and
 // unchanged definitions broken by what the changeset removed. Appends to
 // `out`. The overlay is the view sides of the changed items among `items`
 // and the definitions of `base` (base_definitions.h), which stand for the

@@ -21,6 +21,10 @@ namespace ws {
 
 namespace fs = std::filesystem;
 
+bool acyclic_self_references(const Kind& kind) {
+  return std::any_of(kind.refs.begin(), kind.refs.end(), [](const RefSpec& r) { return r.acyclic; });
+}
+
 bool is_valid_id_segment(std::string_view s) {
   if (s.empty()) return false;
   auto alnum = [](char c) {
@@ -228,7 +232,7 @@ std::optional<Error> read_name(const std::string& source, nlohmann::json& m, Kin
 std::optional<Error> read_reference(const std::string& source, const nlohmann::json& r, Kind& kind) {
   if (!r.is_object()) return invalid(source, "each reference must be an object");
   for (const auto& [key, value] : r.items())
-    if (key != "at" && key != "kind" && key != "member_of")
+    if (key != "at" && key != "kind" && key != "member_of" && key != "acyclic")
       return invalid(source, fmt::format("unknown key '{}' in a reference", key));
   if (!r.contains("at") || !is_reference_pointer(r["at"]))
     return invalid(source, "a reference needs 'at', a JSON pointer such as \"/tools/*\"");
@@ -240,6 +244,11 @@ std::optional<Error> read_reference(const std::string& source, const nlohmann::j
       return invalid(source, "'member_of' must be a JSON pointer without '*', such as \"/node\"");
     spec.member_of = r["member_of"].get<std::string>();
   }
+  if (r.contains("acyclic")) {
+    if (!r["acyclic"].is_boolean() || (r["acyclic"].get<bool>() && (spec.target_kind != kind.name || !spec.member_of.empty())))
+      return invalid(source, "'acyclic' must be a boolean, true only on a reference of the kind to itself");
+    spec.acyclic = r["acyclic"].get<bool>();
+  }
   kind.refs.push_back(std::move(spec));
   return std::nullopt;
 }
@@ -250,6 +259,10 @@ std::optional<Error> read_symbols(const std::string& source, nlohmann::json& m, 
     if (!m["references"].is_array()) return invalid(source, "'references' must be an array");
     for (const auto& r : m["references"])
       if (auto bad = read_reference(source, r, kind)) return bad;
+    // The compile tells an include from another reference by its kind alone.
+    for (const RefSpec& r : kind.refs)
+      if (r.target_kind == kind.name && r.member_of.empty() && r.acyclic != acyclic_self_references(kind))
+        return invalid(source, "'acyclic' must be the same on every reference of the kind to itself");
   }
 
   if (m.contains("members")) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "cron_check.h"
 #include "schema_check.h"
 #include "ts_util.h"
 
@@ -95,6 +96,7 @@ void finish_definition(const Kind& kind, const JsonDoc& doc, const Span& missing
                        std::string_view missing_message, Definition& def) {
   std::size_t before = def.diagnostics.size();
   check_schema(kind, doc, def.path, top_level_key(kind.name_pointer), def.diagnostics);
+  check_cron_fields(kind, doc, def);
 
   const nlohmann::json* name = value_at(doc.value, kind.name_pointer);
   const Located* at = doc.find(kind.name_pointer);

@@ -9,7 +9,7 @@ namespace ws {
 
 namespace {
 
-constexpr std::array<DiagInfo, 23> kTable{{
+constexpr std::array<DiagInfo, 25> kTable{{
     {DiagCode::syntax_error, "WS001", Severity::error, "syntax error",
      "The file does not parse in its kind's format (C#, JSON, or YAML front matter). "
      "The position is where the parser first lost its way; fix the text there."},
@@ -85,6 +85,16 @@ constexpr std::array<DiagInfo, 23> kTable{{
     {DiagCode::bad_suppression, "WS023", Severity::error, "bad suppression",
      "An inline suppression is refused: it is malformed, names an unknown code or one that guards a "
      "trust boundary, or gives no reason though .ws/config.json sets \"require_suppression_reason\"."},
+    {DiagCode::invalid_cron, "WS024", Severity::error, "invalid cron",
+     "A task's cron (a field whose schema says \"format\": \"cron\") is not a standard 5-field "
+     "cron expression as crontab(5) reads it: minute 0-59, hour 0-23, day of month 1-31, month 1-12 "
+     "or JAN-DEC, day of week 0-7 or SUN-SAT, each '*', a value, a range 'a-b' or a list 'a,b', "
+     "'*' and ranges with a step '/n'. The message names the field and what is wrong."},
+    {DiagCode::include_cycle, "WS025", Severity::error, "include cycle",
+     "Prompts include one another in a cycle (a prompt that includes itself, A includes B "
+     "includes A), so the included text would never end. Each prompt on the cycle is reported at "
+     "the include that starts it, unchanged ones too when the change closes the cycle; remove "
+     "one include of the cycle."},
 }};
 
 constexpr DiagCode kTrustBoundary[] = {
