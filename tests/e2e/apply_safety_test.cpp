@@ -29,14 +29,6 @@ using wstest::stage;
 using wstest::ws;
 namespace {
 
-// The approver's environment with the source kind pack, for runs that do
-// not go through wstest::ws().
-std::map<std::string, std::string> tool_env() {
-  auto env = wstest::approver_env();
-  env["WS_KINDS_DIR"] = std::string(WS_SOURCE_DIR) + "/schemas/kinds";
-  return env;
-}
-
 const std::string kAgent = "agents/AGalpha.json";
 
 std::string agent(const std::string& description) {
@@ -189,7 +181,7 @@ TEST_CASE("apply: SIGKILL at 200 random instants leaves an apply that the next r
   TempRepo repo;  // one repository for every round
   seed(repo);
   wstest::RunOptions o = wstest::ws_options(repo.path());
-  for (auto& [k, v] : tool_env()) o.env[k] = v;
+  for (auto& [k, v] : wstest::approver_tool_env()) o.env[k] = v;
   const int span = apply_span_us(repo, o);
   const unsigned seed_value = kill_loop_seed();
   std::fprintf(stderr, "kill loop: seed %u (replay with WS_KILLLOOP_SEED=%u), apply span %d us\n", seed_value,
@@ -304,7 +296,7 @@ TEST_CASE("apply: a branch checked out in another worktree is refused and that w
   // Run there, it applies and that worktree's index follows.
   auto there = wstest::ws("ws-apply", {id}, other, [] {
     wstest::RunOptions o;
-    o.env = tool_env();
+    o.env = wstest::approver_tool_env();
     return o;
   }());
   INFO(there.err);

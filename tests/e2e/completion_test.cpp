@@ -10,6 +10,7 @@
 
 #include "libcheck/kinds.h"
 #include "support/process.h"
+#include "support/shell_complete.h"
 #include "support/temp_repo.h"
 
 namespace fs = std::filesystem;
@@ -18,40 +19,6 @@ using wstest::sorted_lines;
 using wstest::TempRepo;
 
 namespace {
-
-std::string script() { return std::string(WS_SOURCE_DIR) + "/completions/ws.bash"; }
-
-wstest::RunOptions tool_env(const std::string& cwd) {
-  wstest::RunOptions o;
-  o.cwd = cwd;
-  const char* path = std::getenv("PATH");
-  o.env = {{"PATH", std::string(WS_BIN_DIR) + ":" + (path ? path : "/usr/bin:/bin")},
-           {"WS_KINDS_DIR", std::string(WS_SOURCE_DIR) + "/schemas/kinds"},
-           {"GIT_CONFIG_NOSYSTEM", "1"},
-           {"GIT_CONFIG_GLOBAL", "/dev/null"}};
-  o.unset_env = {"WS_SESSION", "NO_COLOR", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
-                 "GIT_ALTERNATE_OBJECT_DIRECTORIES", "BASH_ENV", "ENV"};
-  return o;
-}
-
-// Completes the last of `words` as bash would: COMP_WORDS, COMP_CWORD, then
-// _ws_complete with the command, the current and the previous word. Returns
-// the candidates, one a line.
-std::string complete(const std::vector<std::string>& words, const std::string& cwd) {
-  std::vector<std::string> argv{"bash", "--noprofile", "--norc", "-c",
-                                "source \"$0\" || exit 3\n"
-                                "COMP_WORDS=(\"${@:2}\"); COMP_CWORD=$1\n"
-                                "_ws_complete \"${COMP_WORDS[0]}\" \"${COMP_WORDS[COMP_CWORD]}\" "
-                                "\"${COMP_WORDS[COMP_CWORD-1]}\" || exit 4\n"
-                                "for c in \"${COMPREPLY[@]}\"; do printf '%s\\n' \"$c\"; done",
-                                script(), std::to_string(words.size() - 1)};
-  argv.insert(argv.end(), words.begin(), words.end());
-  auto r = wstest::run(argv, tool_env(cwd));
-  INFO("bash: " << r.err);
-  REQUIRE(r.status == 0);
-  CHECK(r.err == "");
-  return r.out;
-}
 
 // A workspace with two agents, a branch and a tag.
 void seed(const TempRepo& repo) {
@@ -78,7 +45,7 @@ std::string sorted_kind_names() {
 
 TEST_CASE("option --help-options prints the option table, tab-separated, and exits 0", "[completion]") {
   TempRepo repo;
-  auto r = wstest::run({wstest::tool("ws-ls"), "--help-options"}, tool_env(repo.path()));
+  auto r = wstest::run({wstest::tool("ws-ls"), "--help-options"}, wstest::shell_env(repo.path()));
   CHECK(r.status == 0);
   CHECK(r.err == "");
   auto table = lines(r.out);
@@ -103,13 +70,14 @@ TEST_CASE("option --help-options prints the option table, tab-separated, and exi
   CHECK(r.out.find("help-options") == std::string::npos);
 
   // It wins over anything else on the command line, a bad value included.
-  auto bad = wstest::run({wstest::tool("ws-build"), "--format", "nope", "--help-options"}, tool_env(repo.path()));
+  auto bad =
+      wstest::run({wstest::tool("ws-build"), "--format", "nope", "--help-options"}, wstest::shell_env(repo.path()));
   CHECK(bad.status == 0);
   CHECK(bad.err == "");
   CHECK(bad.out.find("--format\tFORMAT\thuman,json,sarif,github,gitlab,junit\t") != std::string::npos);
   // After "--" it is an argument like any other: ws-grep searches for it,
   // and finds nothing in an empty repository.
-  auto literal = wstest::run({wstest::tool("ws-grep"), "--", "--help-options"}, tool_env(repo.path()));
+  auto literal = wstest::run({wstest::tool("ws-grep"), "--", "--help-options"}, wstest::shell_env(repo.path()));
   CHECK(literal.status == 1);
   CHECK(literal.out == "");
 }
@@ -117,35 +85,35 @@ TEST_CASE("option --help-options prints the option table, tab-separated, and exi
 TEST_CASE("bash completes the options of each tool from its own table", "[completion]") {
   TempRepo repo;
   seed(repo);
-  CHECK(complete({"ws-build", "--for"}, repo.path()) == "--format\n");
-  CHECK(complete({"ws-apply", "--"}, repo.path()) ==
+  CHECK(wstest::bash_complete({"ws-build", "--for"}, repo.path()) == "--format\n");
+  CHECK(wstest::bash_complete({"ws-apply", "--"}, repo.path()) ==
         "--help\n--session\n--color\n--json\n--quiet\n--version\n--list\n--all-sessions\n--all\n--show\n--stat\n--reject\n"
         "--message\n--prune\n--older-than\n--dry-run\n"
         "--branch\n--rebase\n--allow-policy-change\n--continue\n");
-  CHECK(complete({"ws-grep", "--no"}, repo.path()) == "--no-line-number\n--no-filename\n");
-  CHECK(complete({"ws-build", "--no-"}, repo.path()) == "--no-cache\n--no-merge\n--no-progress\n");
-  CHECK(complete({"ws-commit", "--prog"}, repo.path()) == "--progress\n");
-  CHECK(complete({"ws-ls", "--k"}, repo.path()) == "--kind\n");
+  CHECK(wstest::bash_complete({"ws-grep", "--no"}, repo.path()) == "--no-line-number\n--no-filename\n");
+  CHECK(wstest::bash_complete({"ws-build", "--no-"}, repo.path()) == "--no-cache\n--no-merge\n--no-progress\n");
+  CHECK(wstest::bash_complete({"ws-commit", "--prog"}, repo.path()) == "--progress\n");
+  CHECK(wstest::bash_complete({"ws-ls", "--k"}, repo.path()) == "--kind\n");
   // The hidden option is never offered.
-  CHECK(complete({"ws-ls", "--help"}, repo.path()) == "--help\n");
+  CHECK(wstest::bash_complete({"ws-ls", "--help"}, repo.path()) == "--help\n");
 }
 
 TEST_CASE("bash completes the values an option accepts", "[completion]") {
   TempRepo repo;
   seed(repo);
-  CHECK(complete({"ws-build", "--format", ""}, repo.path()) == "human\njson\nsarif\ngithub\ngitlab\njunit\n");
-  CHECK(complete({"ws-build", "--format", "g"}, repo.path()) == "github\ngitlab\n");
-  CHECK(complete({"ws-ls", "--color", ""}, repo.path()) == "auto\nalways\nnever\n");
+  CHECK(wstest::bash_complete({"ws-build", "--format", ""}, repo.path()) == "human\njson\nsarif\ngithub\ngitlab\njunit\n");
+  CHECK(wstest::bash_complete({"ws-build", "--format", "g"}, repo.path()) == "github\ngitlab\n");
+  CHECK(wstest::bash_complete({"ws-ls", "--color", ""}, repo.path()) == "auto\nalways\nnever\n");
   // --color=n as one word, and as bash splits it at '=' (COMP_WORDBREAKS).
-  CHECK(complete({"ws-build", "--color=n"}, repo.path()) == "--color=never\n");
-  CHECK(complete({"ws-build", "--color", "=", "al"}, repo.path()) == "always\n");
-  CHECK(complete({"ws-grep", "--in", ""}, repo.path()) == "code\ncomment\nstring\nkey\nvalue\n");
-  CHECK(complete({"ws-ls", "--kind", "a"}, repo.path()) == "access-grant\naccess-group\nagent\nai-tool\n");
-  CHECK(complete({"ws-grep", "--kind", "no"}, repo.path()) == "node-type\n");
+  CHECK(wstest::bash_complete({"ws-build", "--color=n"}, repo.path()) == "--color=never\n");
+  CHECK(wstest::bash_complete({"ws-build", "--color", "=", "al"}, repo.path()) == "always\n");
+  CHECK(wstest::bash_complete({"ws-grep", "--in", ""}, repo.path()) == "code\ncomment\nstring\nkey\nvalue\n");
+  CHECK(wstest::bash_complete({"ws-ls", "--kind", "a"}, repo.path()) == "access-grant\naccess-group\nagent\nai-tool\n");
+  CHECK(wstest::bash_complete({"ws-grep", "--kind", "no"}, repo.path()) == "node-type\n");
   // Free text completes to nothing: not even file names.
-  CHECK(complete({"ws-commit", "-m", ""}, repo.path()) == "");
-  CHECK(complete({"ws-ls", "--max", ""}, repo.path()) == "");
-  CHECK(complete({"ws-grep", "-C", ""}, repo.path()) == "");  // -C is context here
+  CHECK(wstest::bash_complete({"ws-commit", "-m", ""}, repo.path()) == "");
+  CHECK(wstest::bash_complete({"ws-ls", "--max", ""}, repo.path()) == "");
+  CHECK(wstest::bash_complete({"ws-grep", "-C", ""}, repo.path()) == "");  // -C is context here
 }
 
 TEST_CASE("bash completes the kinds a workspace adds in .ws/kinds", "[completion]") {
@@ -154,51 +122,51 @@ TEST_CASE("bash completes the kinds a workspace adds in .ws/kinds", "[completion
   repo.write(".ws/kinds/widget.json",
              "{\n  \"kind\": \"widget\",\n  \"files\": \"widgets/*.json\",\n  \"format\": \"json\",\n"
              "  \"references\": [{\"at\": \"/agent\", \"kind\": \"agent\"}]\n}\n");
-  CHECK(complete({"ws-ls", "--kind", "w"}, repo.path()) == "widget\n");
-  CHECK(complete({"ws-ls", "--kind", "a"}, repo.path()) == "access-grant\naccess-group\nagent\nai-tool\n");
+  CHECK(wstest::bash_complete({"ws-ls", "--kind", "w"}, repo.path()) == "widget\n");
+  CHECK(wstest::bash_complete({"ws-ls", "--kind", "a"}, repo.path()) == "access-grant\naccess-group\nagent\nai-tool\n");
 }
 
 TEST_CASE("bash completes revisions, branches and directories", "[completion]") {
   TempRepo repo;
   seed(repo);
-  CHECK(complete({"ws-build", "--rev", ""}, repo.path()) == "HEAD\nfeature\nmain\nv1\n");
-  CHECK(complete({"ws-ls", "--base", "f"}, repo.path()) == "feature\n");
-  CHECK(complete({"ws-grep", "--base="}, repo.path()) == "--base=HEAD\n--base=feature\n--base=main\n--base=v1\n");
+  CHECK(wstest::bash_complete({"ws-build", "--rev", ""}, repo.path()) == "HEAD\nfeature\nmain\nv1\n");
+  CHECK(wstest::bash_complete({"ws-ls", "--base", "f"}, repo.path()) == "feature\n");
+  CHECK(wstest::bash_complete({"ws-grep", "--base="}, repo.path()) == "--base=HEAD\n--base=feature\n--base=main\n--base=v1\n");
   // A bare --base takes no value: the next word is the PATTERN, then paths.
-  CHECK(complete({"ws-grep", "--base", "v"}, repo.path()) == "");
-  CHECK(complete({"ws-grep", "--base", "Alpha", "ag"}, repo.path()) == "agents/\n");
-  CHECK(complete({"ws-grep", "--base", "-i", "Alpha", "ag"}, repo.path()) == "agents/\n");
-  CHECK(complete({"ws-apply", "--branch", ""}, repo.path()) == "feature\nmain\n");
+  CHECK(wstest::bash_complete({"ws-grep", "--base", "v"}, repo.path()) == "");
+  CHECK(wstest::bash_complete({"ws-grep", "--base", "Alpha", "ag"}, repo.path()) == "agents/\n");
+  CHECK(wstest::bash_complete({"ws-grep", "--base", "-i", "Alpha", "ag"}, repo.path()) == "agents/\n");
+  CHECK(wstest::bash_complete({"ws-apply", "--branch", ""}, repo.path()) == "feature\nmain\n");
   // The revisions of the repository -C names, not of the current directory.
   wstest::TempDir elsewhere;
-  CHECK(complete({"ws-build", "-C", repo.path(), "--rev", "v"}, elsewhere.path()) == "v1\n");
-  CHECK(complete({"ws-grep", "--directory", repo.path(), "--rev", "m"}, elsewhere.path()) == "main\n");
-  CHECK(complete({"ws-ls", "-C", ""}, repo.path()) == ".git/\naccess/\nagents/\n");
-  CHECK(complete({"ws-ls", "-C", "ag"}, repo.path()) == "agents/\n");
+  CHECK(wstest::bash_complete({"ws-build", "-C", repo.path(), "--rev", "v"}, elsewhere.path()) == "v1\n");
+  CHECK(wstest::bash_complete({"ws-grep", "--directory", repo.path(), "--rev", "m"}, elsewhere.path()) == "main\n");
+  CHECK(wstest::bash_complete({"ws-ls", "-C", ""}, repo.path()) == ".git/\naccess/\nagents/\n");
+  CHECK(wstest::bash_complete({"ws-ls", "-C", "ag"}, repo.path()) == "agents/\n");
 }
 
 TEST_CASE("bash completes paths as the tools read pathspecs", "[completion]") {
   TempRepo repo;
   seed(repo);
-  CHECK(complete({"ws-ls", "ag"}, repo.path()) == "agents/\n");
-  CHECK(complete({"ws-ls", "agents/"}, repo.path()) == "agents/AGa.json\nagents/AGb.json\n");
-  CHECK(complete({"ws-build", "--staged", "acc"}, repo.path()) == "access/\n");
+  CHECK(wstest::bash_complete({"ws-ls", "ag"}, repo.path()) == "agents/\n");
+  CHECK(wstest::bash_complete({"ws-ls", "agents/"}, repo.path()) == "agents/AGa.json\nagents/AGb.json\n");
+  CHECK(wstest::bash_complete({"ws-build", "--staged", "acc"}, repo.path()) == "access/\n");
   // From a subdirectory, from there, as the tools read them.
-  CHECK(complete({"ws-ls", "AGb"}, repo.abs("agents")) == "AGb.json\n");
-  CHECK(complete({"ws-ls", "agents/AGb"}, repo.abs("agents")) == "");
-  CHECK(complete({"ws-ls", "../acc"}, repo.abs("agents")) == "../access/\n");
-  CHECK(complete({"ws-build", "-C", "agents", "AGa"}, repo.path()) == "AGa.json\n");
+  CHECK(wstest::bash_complete({"ws-ls", "AGb"}, repo.abs("agents")) == "AGb.json\n");
+  CHECK(wstest::bash_complete({"ws-ls", "agents/AGb"}, repo.abs("agents")) == "");
+  CHECK(wstest::bash_complete({"ws-ls", "../acc"}, repo.abs("agents")) == "../access/\n");
+  CHECK(wstest::bash_complete({"ws-build", "-C", "agents", "AGa"}, repo.path()) == "AGa.json\n");
   // ws-grep: the first argument is the PATTERN, unless -e gave one.
-  CHECK(complete({"ws-grep", "ag"}, repo.path()) == "");
-  CHECK(complete({"ws-grep", "Alpha", "ag"}, repo.path()) == "agents/\n");
-  CHECK(complete({"ws-grep", "-e", "Alpha", "ag"}, repo.path()) == "agents/\n");
-  CHECK(complete({"ws-grep", "--ref", "Agents.Alpha", "ag"}, repo.path()) == "agents/\n");
+  CHECK(wstest::bash_complete({"ws-grep", "ag"}, repo.path()) == "");
+  CHECK(wstest::bash_complete({"ws-grep", "Alpha", "ag"}, repo.path()) == "agents/\n");
+  CHECK(wstest::bash_complete({"ws-grep", "-e", "Alpha", "ag"}, repo.path()) == "agents/\n");
+  CHECK(wstest::bash_complete({"ws-grep", "--ref", "Agents.Alpha", "ag"}, repo.path()) == "agents/\n");
 }
 
 TEST_CASE("bash completes proposal ids: every one to show, the applicable ones to apply", "[completion]") {
   TempRepo repo;
   seed(repo);
-  auto env = tool_env(repo.path());
+  auto env = wstest::shell_env(repo.path());
   auto stage = [&](const std::string& session, const std::string& message) {
     auto r = wstest::run({wstest::tool("ws-commit"), "--session", session, "-m", message}, env);
     INFO(r.err);
@@ -216,9 +184,9 @@ TEST_CASE("bash completes proposal ids: every one to show, the applicable ones t
   auto reject = wstest::run({wstest::tool("ws-apply"), "--reject", rejected, "-m", "no"}, env);
   REQUIRE(reject.status == 0);
 
-  CHECK(sorted_lines(complete({"ws-apply", ""}, repo.path())) == sorted_lines(second + "\n" + other + "\n"));
-  CHECK(sorted_lines(complete({"ws-apply", "--reject", ""}, repo.path())) == sorted_lines(second + "\n" + other + "\n"));
-  CHECK(sorted_lines(complete({"ws-apply", "--show", ""}, repo.path())) ==
+  CHECK(sorted_lines(wstest::bash_complete({"ws-apply", ""}, repo.path())) == sorted_lines(second + "\n" + other + "\n"));
+  CHECK(sorted_lines(wstest::bash_complete({"ws-apply", "--reject", ""}, repo.path())) == sorted_lines(second + "\n" + other + "\n"));
+  CHECK(sorted_lines(wstest::bash_complete({"ws-apply", "--show", ""}, repo.path())) ==
         sorted_lines(first + "\n" + second + "\n" + other + "\n" + rejected + "\n"));
-  CHECK(complete({"ws-ls", "--proposal", other.substr(0, 10)}, repo.path()) == other + "\n");
+  CHECK(wstest::bash_complete({"ws-ls", "--proposal", other.substr(0, 10)}, repo.path()) == other + "\n");
 }

@@ -44,14 +44,6 @@ using wstest::stage;
 using wstest::ws;
 namespace {
 
-// The approver's environment with the source kind pack, for runs that do
-// not go through wstest::ws().
-std::map<std::string, std::string> tool_env() {
-  auto env = wstest::approver_env();
-  env["WS_KINDS_DIR"] = std::string(WS_SOURCE_DIR) + "/schemas/kinds";
-  return env;
-}
-
 std::string agent(int round) {
   return "{\n  \"name\": \"Alpha\",\n  \"description\": \"round " + std::to_string(round) + "\"\n}\n";
 }
@@ -87,7 +79,7 @@ bool fsck_clean(const TempRepo& repo) {
 int typical_us(const std::vector<std::string>& argv, const std::string& cwd) {
   wstest::RunOptions o;
   o.cwd = cwd;
-  o.env = tool_env();
+  o.env = wstest::approver_tool_env();
   auto start = std::chrono::steady_clock::now();
   wstest::run(argv, o);
   return static_cast<int>(
@@ -150,7 +142,7 @@ TEST_CASE("fault: SIGKILL at random points of ws-commit leaves the proposal old 
     repo.write("agents/AGalpha.json", agent(i));
     wstest::RunOptions o;
     o.cwd = repo.path();
-    o.env = tool_env();
+    o.env = wstest::approver_tool_env();
     wstest::run_and_kill({wstest::tool("ws-commit"), "-m", "Round " + std::to_string(i)}, o, delay(rng));
     // A lock left in the way of the next ws-commit: that one says so.
     clear_locks(repo, "ws-commit", {"-m", "Blocked " + std::to_string(i)}, locks);

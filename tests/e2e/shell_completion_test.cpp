@@ -2,7 +2,7 @@
 // bash one for the front door, run by the real shells against the built
 // tools: fish through `complete -C`, zsh through its line editor in a
 // pseudo-terminal (tests/support/zsh/complete.zsh), bash as
-// completion_test.cpp drives it.
+// tests/support/shell_complete.h drives it.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "support/process.h"
+#include "support/shell_complete.h"
 #include "support/temp_repo.h"
 
 namespace fs = std::filesystem;
@@ -26,25 +27,10 @@ namespace {
 
 std::string source(const std::string& rel) { return std::string(WS_SOURCE_DIR) + "/" + rel; }
 
-wstest::RunOptions shell_env(const std::string& cwd) {
-  wstest::RunOptions o;
-  o.cwd = cwd;
-  const char* path = std::getenv("PATH");
-  o.env = {{"PATH", std::string(WS_BIN_DIR) + ":" + (path ? path : "/usr/bin:/bin")},
-           {"WS_KINDS_DIR", source("schemas/kinds")},
-           {"GIT_CONFIG_NOSYSTEM", "1"},
-           {"GIT_CONFIG_GLOBAL", "/dev/null"},
-           {"TERM", "dumb"}};
-  o.unset_env = {"WS_SESSION", "NO_COLOR", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
-                 "GIT_ALTERNATE_OBJECT_DIRECTORIES", "BASH_ENV", "ENV", "ZDOTDIR", "XDG_CONFIG_HOME"};
-  o.timeout_seconds = 60;
-  return o;
-}
-
 // fish's candidates for the command line `line` (the cursor at its end):
 // "candidate\tdescription" or "candidate", one a line, as fish sorts them.
 std::string fish(const std::string& line, const std::string& cwd) {
-  auto o = shell_env(cwd);
+  auto o = wstest::shell_env(cwd);
   TempDir home;
   o.env["HOME"] = home.path();
   auto r = wstest::run({"fish", "--no-config", "-c", "source $argv[1]; or exit 3; complete -C $argv[2]",
@@ -68,7 +54,7 @@ std::string zsh(const std::string& line, const std::string& cwd) {
   TempDir tmp;
   std::string out = tmp.path() + "/matches";
   { std::ofstream(out).flush(); }
-  auto o = shell_env(cwd);
+  auto o = wstest::shell_env(cwd);
   o.env["HOME"] = tmp.path();
   o.env["WS_ZSH_OUT"] = out;
   o.env["WS_ZSH_FPATH"] = source("completions");
@@ -80,21 +66,6 @@ std::string zsh(const std::string& line, const std::string& cwd) {
   std::stringstream ss;
   ss << f.rdbuf();
   return sorted_lines(ss.str());
-}
-
-std::string bash(const std::vector<std::string>& words, const std::string& cwd) {
-  std::vector<std::string> argv{"bash", "--noprofile", "--norc", "-c",
-                                "source \"$0\" || exit 3\n"
-                                "COMP_WORDS=(\"${@:2}\"); COMP_CWORD=$1\n"
-                                "_ws_complete || exit 4\n"
-                                "for c in \"${COMPREPLY[@]}\"; do printf '%s\\n' \"$c\"; done",
-                                source("completions/ws.bash"), std::to_string(words.size() - 1)};
-  argv.insert(argv.end(), words.begin(), words.end());
-  auto r = wstest::run(argv, shell_env(cwd));
-  INFO("bash: " << r.err);
-  REQUIRE(r.status == 0);
-  CHECK(r.err == "");
-  return r.out;
 }
 
 void seed(const TempRepo& repo) {
@@ -170,10 +141,10 @@ TEST_CASE("zsh completes options, values, commands and paths from the tools' tab
 TEST_CASE("bash completes the front door: its commands, then as the tool", "[completion]") {
   TempRepo repo;
   seed(repo);
-  CHECK(bash({"ws", ""}, repo.path()) == "ls\ngrep\nbuild\ncommit\napply\ninit\nhelp\n");
-  CHECK(bash({"ws", "b"}, repo.path()) == "build\n");
-  CHECK(bash({"ws", "build", "--for"}, repo.path()) == "--format\n");
-  CHECK(bash({"ws", "ls", "--kind", "w"}, repo.path()) == "widget\n");
-  CHECK(bash({"ws", "grep", "--base", "Alpha", "ag"}, repo.path()) == "agents/\n");
-  CHECK(bash({"ws", "init", "-"}, repo.path()) == "-h\n--help\n-C\n-q\n--quiet\n");
+  CHECK(wstest::bash_complete({"ws", ""}, repo.path()) == "ls\ngrep\nbuild\ncommit\napply\ninit\nhelp\n");
+  CHECK(wstest::bash_complete({"ws", "b"}, repo.path()) == "build\n");
+  CHECK(wstest::bash_complete({"ws", "build", "--for"}, repo.path()) == "--format\n");
+  CHECK(wstest::bash_complete({"ws", "ls", "--kind", "w"}, repo.path()) == "widget\n");
+  CHECK(wstest::bash_complete({"ws", "grep", "--base", "Alpha", "ag"}, repo.path()) == "agents/\n");
+  CHECK(wstest::bash_complete({"ws", "init", "-"}, repo.path()) == "-h\n--help\n-C\n-q\n--quiet\n");
 }

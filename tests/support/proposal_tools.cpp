@@ -8,6 +8,12 @@ std::map<std::string, std::string> approver_env() {
   return {{"GIT_COMMITTER_NAME", "Ada Approver"}, {"GIT_COMMITTER_EMAIL", "approver@example.com"}};
 }
 
+std::map<std::string, std::string> approver_tool_env() {
+  auto env = approver_env();
+  env["WS_KINDS_DIR"] = std::string(WS_SOURCE_DIR) + "/schemas/kinds";
+  return env;
+}
+
 RunResult ws(const TempRepo& repo, const std::string& name, const std::vector<std::string>& args,
              std::map<std::string, std::string> env) {
   RunOptions o;

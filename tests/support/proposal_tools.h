@@ -14,6 +14,10 @@ namespace wstest {
 // The committer every ws-apply of the suite is made by unless a test names
 // another: Ada Approver <approver@example.com>.
 std::map<std::string, std::string> approver_env();
+// approver_env() with the source tree's kind pack (WS_KINDS_DIR), for a
+// tool run that does not go through ws() (under a fault injector, or raced
+// by another).
+std::map<std::string, std::string> approver_tool_env();
 
 // Runs the tool `name` with `args` in `repo` as ws() does, with `env` added;
 // as the approver when `env` names no committer.

@@ -8,6 +8,7 @@
 
 #include "compile_record.h"
 #include "definition_cache.h"
+#include "support/source_scan.h"
 #include "support/temp_repo.h"
 
 using namespace ws;
@@ -36,13 +37,6 @@ Definition sample(const std::string& path) {
   diag.notes.push_back(Note{"other/file.json", {}, false, "see there"});
   d.diagnostics = {diag, make_file_diag(DiagCode::bad_encoding, path, "not UTF-8")};
   return d;
-}
-
-std::string slurp(const std::string& file) {
-  std::ifstream f(file, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
 }
 
 void spit(const std::string& file, const std::string& bytes) {
@@ -150,10 +144,10 @@ TEST_CASE("definition cache: saves and loads back every entry", "[compile][cache
   CHECK_FALSE(c.find("1111111111111111111111111111111111111111", "agent"));  // kind is part of the key
   CHECK_FALSE(c.find("3333333333333333333333333333333333333333", "agent"));
   // Saving the same entries again gives the same bytes.
-  std::string before = slurp(file);
+  std::string before = wstest::read_file(file);
   c.mark_dirty();
   REQUIRE(c.save(file, 100).ok());
-  CHECK(slurp(file) == before);
+  CHECK(wstest::read_file(file) == before);
 }
 
 TEST_CASE("definition cache: a missing file is empty, not an error", "[compile][cache]") {
@@ -187,7 +181,7 @@ TEST_CASE("definition cache: another tool version or kind pack is ignored and re
 TEST_CASE("definition cache: damaged files are ignored, whatever the damage", "[compile][cache]") {
   wstest::TempDir dir;
   std::string file = saved_cache(dir);
-  const std::string good = slurp(file);
+  const std::string good = wstest::read_file(file);
   auto rejected = [&](const std::string& bytes) {
     spit(file, bytes);
     DefinitionCache c("0.1.0", "digest-a");

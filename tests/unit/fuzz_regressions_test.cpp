@@ -11,19 +11,13 @@
 #include <sstream>
 
 #include "fuzz/fuzz_entries.h"
+#include "support/source_scan.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
 const fs::path kRegressions = fs::path(WS_SOURCE_DIR) / "tests" / "fuzz" / "regressions";
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 // Replays the inputs of every target folder: the fixed ones (`open` false)
 // or those whose bug is reported but not fixed yet (named *.open).
@@ -48,7 +42,7 @@ std::size_t replay(bool open) {
       // (std::terminate); here it fails the check instead of the whole run.
       std::string outcome;
       try {
-        outcome = wsfuzz::run_target(target, slurp(input));
+        outcome = wsfuzz::run_target(target, wstest::read_file(input));
       } catch (const std::exception& e) {
         outcome = std::string("uncaught exception: ") + e.what();
       }
@@ -87,11 +81,11 @@ TEST_CASE("the fuzz entries hold on the project's own files and catch broken inv
     CHECK(wsfuzz::run_target("fuzz_proposal_tree", std::string(1, '\0') + rel) == "");
     if (!target.empty())
       for (int k : {0, 1, 2, 3, 4, 5, 6, 7, 64, 65, 66, 67, 68, 69, 70, 71})  // 64+: every renderer too
-        CHECK(wsfuzz::run_target(target, std::string(1, static_cast<char>(k)) + slurp(f.path())) == "");
+        CHECK(wsfuzz::run_target(target, std::string(1, static_cast<char>(k)) + wstest::read_file(f.path())) == "");
   }
   for (const auto& f : fs::directory_iterator(fs::path(WS_SOURCE_DIR) / "schemas" / "kinds")) {
     INFO(f.path().string());
-    CHECK(wsfuzz::run_target("fuzz_kind_manifest", slurp(f.path())) == "");
+    CHECK(wsfuzz::run_target("fuzz_kind_manifest", wstest::read_file(f.path())) == "");
   }
   // The invariant checkers themselves: each must object to what it exists to catch.
   CHECK(wsfuzz::accepted_path_problem("../x") == "accepted an empty, '.' or '..' component");

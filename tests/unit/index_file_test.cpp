@@ -6,18 +6,12 @@
 #include <sstream>
 
 #include "index_file.h"
+#include "support/source_scan.h"
 #include "support/temp_repo.h"
 
 using ws::detail::IndexFile;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 std::string hex(const unsigned char* id) {
   static const char* digits = "0123456789abcdef";
@@ -67,7 +61,7 @@ TEST_CASE("index file: versions 2, 3 and 4 read as git ls-files -s lists them", 
         repo.git({"update-index", "--index-version", "3"});
       }
     }
-    REQUIRE(slurp(repo.abs(".git/index"))[7] == std::stoi(version));
+    REQUIRE(wstest::read_file(repo.abs(".git/index"))[7] == std::stoi(version));
     auto index = IndexFile::read(repo.abs(".git/index"));
     REQUIRE(index.state() == IndexFile::State::ok);
     CHECK(as_ls_files(index) == repo.git({"ls-files", "-s"}));
@@ -116,7 +110,7 @@ TEST_CASE("index file: what it does not understand is unsupported, not guessed",
   wstest::TempRepo repo;
   seed(repo);
   CHECK(IndexFile::read(repo.abs(".git/no-such-index")).state() == IndexFile::State::missing);
-  const std::string good = slurp(repo.abs(".git/index"));
+  const std::string good = wstest::read_file(repo.abs(".git/index"));
   REQUIRE(IndexFile::parse(good).state() == IndexFile::State::ok);
 
   repo.git({"update-index", "--split-index"});

@@ -14,18 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "support/source_scan.h"
+
 namespace fs = std::filesystem;
 
 namespace {
 
 const fs::path kLibcheck = fs::path(WS_SOURCE_DIR) / "libcheck";
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 struct Table {
   std::vector<std::string> order;
@@ -149,13 +144,13 @@ std::vector<Source> sources(const Table& t) {
     if (!e.is_regular_file()) continue;
     auto rel = fs::relative(e.path(), kLibcheck / "src");
     std::string layer = rel.has_parent_path() ? rel.begin()->string() : "";
-    out.push_back({"libcheck/src/" + rel.string(), e.path().filename().string(), layer, slurp(e.path())});
+    out.push_back({"libcheck/src/" + rel.string(), e.path().filename().string(), layer, wstest::read_file(e.path())});
   }
   for (const auto& e : fs::directory_iterator(kLibcheck / "include" / "libcheck")) {
     auto base = e.path().filename().string();
     auto it = t.public_layer.find(base);
     out.push_back({"libcheck/include/libcheck/" + base, base, it == t.public_layer.end() ? "" : it->second,
-                   slurp(e.path())});
+                   wstest::read_file(e.path())});
   }
   return out;
 }
@@ -186,7 +181,7 @@ std::vector<std::string> problems_of(const Table& t, const std::vector<Source>& 
 }  // namespace
 
 TEST_CASE("every include of libcheck keeps to its layer", "[layering]") {
-  Table t = read_table(slurp(kLibcheck / "layers.txt"));
+  Table t = read_table(wstest::read_file(kLibcheck / "layers.txt"));
   REQUIRE(t.order.size() >= 8);
   auto all = sources(t);
   CHECK(all.size() > 100);
@@ -195,7 +190,7 @@ TEST_CASE("every include of libcheck keeps to its layer", "[layering]") {
 
 TEST_CASE("the layering scan would catch an upward include and each never", "[layering]") {
   // Guards the guard, on files made up here and the real table.
-  Table t = read_table(slurp(kLibcheck / "layers.txt"));
+  Table t = read_table(wstest::read_file(kLibcheck / "layers.txt"));
   auto real = sources(t);
   auto with = [&](Source s) {
     auto all = real;

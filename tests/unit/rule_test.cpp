@@ -14,40 +14,11 @@
 #include "libcheck/path_policy.h"
 #include "libcheck/result.h"
 #include "libcheck/workspace_root.h"
+#include "support/source_scan.h"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-// `src` with its comments blanked and its string literals kept: the
-// comparisons looked for hold a literal, and a comment may quote one.
-std::string strip_comments(const std::string& src) {
-  std::string out;
-  out.reserve(src.size());
-  enum { code, line_comment, block_comment, str, chr } st = code;
-  for (std::size_t i = 0; i < src.size(); ++i) {
-    char c = src[i], n = i + 1 < src.size() ? src[i + 1] : '\0';
-    if (st == code && c == '/' && n == '/') st = line_comment, ++i;
-    else if (st == code && c == '/' && n == '*') st = block_comment, ++i;
-    else if (st == line_comment) { if (c == '\n') st = code, out += c; }
-    else if (st == block_comment) { if (c == '*' && n == '/') st = code, ++i; }
-    else {
-      out += c;
-      if (st == code && c == '"') st = str;
-      else if (st == code && c == '\'') st = chr;
-      else if ((st == str || st == chr) && c == '\\' && n) out += n, ++i;
-      else if ((st == str && c == '"') || (st == chr && c == '\'')) st = code;
-    }
-  }
-  return out;
-}
 
 // The first place `src` tells a rule by its text: a rule compared with a
 // literal or with a name from a table, either way round, or a rule asked
@@ -56,7 +27,7 @@ std::string rule_compared_as_text(const std::string& src) {
   static const std::regex text_rule(
       R"(\brule\s*[!=]=\s*"|"\s*[!=]=\s*[\w.>()-]*\brule\b|\brule\s*[!=]=\s*\w*rule_name\(|rule_name\([^;]*\)\s*[!=]=|\brule\.empty\(\))");
   std::smatch m;
-  std::string code = strip_comments(src);
+  std::string code = wstest::strip_comments(src, wstest::Literals::keep);
   return std::regex_search(code, m, text_rule) ? m.str() : "";
 }
 
@@ -128,7 +99,7 @@ TEST_CASE("no source of libcheck or the tools tells a rule by its text", "[rule]
       if (!entry.is_regular_file() || (ext != ".cpp" && ext != ".h")) continue;
       ++files;
       INFO(entry.path().string());
-      CHECK(rule_compared_as_text(slurp(entry.path())) == "");
+      CHECK(rule_compared_as_text(wstest::read_file(entry.path())) == "");
     }
   }
   CHECK(files > 50);

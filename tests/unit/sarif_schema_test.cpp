@@ -14,56 +14,12 @@
 
 #include "libcheck/render.h"
 #include "support/process.h"
+#include "support/sarif_check.h"
 
 using namespace ws;
 namespace fs = std::filesystem;
 
 namespace {
-
-const std::string kSchemaPath = WS_SHARED_DATA_DIR "/sarif-schema-2.1.0.json";
-
-constexpr const char* kValidator = R"(
-import json, sys, jsonschema
-with open(sys.argv[1], encoding="utf-8") as f:
-    schema = json.load(f)
-with open(sys.argv[2], encoding="utf-8") as f:
-    doc = json.load(f)
-errors = sorted(jsonschema.Draft4Validator(schema).iter_errors(doc), key=str)
-for e in errors:
-    print("/".join(str(p) for p in e.absolute_path), ":", e.message)
-sys.exit(1 if errors else 0)
-)";
-
-struct TempFile {
-  std::string path;
-  explicit TempFile(const std::string& content) {
-    std::string pattern = (fs::temp_directory_path() / "ws-sarif-XXXXXX").string();
-    int fd = mkstemp(pattern.data());
-    REQUIRE(fd >= 0);
-    close(fd);
-    path = pattern;
-    std::ofstream(path, std::ios::binary) << content;
-  }
-  ~TempFile() { std::error_code ec; fs::remove(path, ec); }
-};
-
-// Validates `sarif` against the schema. Returns false (with a WARN, so the
-// skip shows in the report) when the schema or the validator is missing.
-bool validate(const std::string& sarif, wstest::RunResult& result) {
-  if (!fs::exists(kSchemaPath)) {
-    WARN("SKIPPED: SARIF schema not found at " << kSchemaPath << "; SARIF output not validated");
-    return false;
-  }
-  auto probe = wstest::run({"/usr/bin/python3", "-c", "import jsonschema"});
-  if (probe.status != 0) {
-    WARN("SKIPPED: /usr/bin/python3 with jsonschema (python3-jsonschema) not available: "
-         << probe.err);
-    return false;
-  }
-  TempFile file(sarif);
-  result = wstest::run({"/usr/bin/python3", "-c", kValidator, kSchemaPath, file.path});
-  return true;
-}
 
 Span span(std::uint32_t l, std::uint32_t c, std::uint32_t el, std::uint32_t ec) {
   Span s;
@@ -124,10 +80,10 @@ TEST_CASE("sarif output is valid against the SARIF 2.1.0 schema", "[render][sari
                              std::pair{"empty", render_sarif({})},
                              std::pair{"no version", render_sarif(fixture(), options(""))}}) {
     INFO(name << ":\n" << sarif);
-    wstest::RunResult r;
-    if (!validate(sarif, r)) return;
-    INFO(r.out << r.err);
-    CHECK(r.status == 0);
+    auto r = wstest::validate_sarif(sarif);
+    if (!r) return;
+    INFO(r->out << r->err);
+    CHECK(r->status == 0);
   }
 }
 
@@ -136,11 +92,11 @@ TEST_CASE("the schema check catches an invalid log", "[render][sarif]") {
   // validator accepted anything.
   auto doc = nlohmann::json::parse(render_sarif(fixture()));
   doc["runs"][0]["results"][0]["level"] = "fatal";
-  wstest::RunResult r;
-  if (!validate(doc.dump(), r)) return;
-  INFO(r.out << r.err);
-  CHECK(r.status == 1);
-  CHECK(r.out.find("fatal") != std::string::npos);
+  auto r = wstest::validate_sarif(doc.dump());
+  if (!r) return;
+  INFO(r->out << r->err);
+  CHECK(r->status == 1);
+  CHECK(r->out.find("fatal") != std::string::npos);
 }
 
 TEST_CASE("sarif content: rules, columns, uris, related locations", "[render][sarif]") {
