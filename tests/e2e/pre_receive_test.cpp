@@ -181,7 +181,7 @@ void finish_rename(const Client& c) {
 
 TEST_CASE("pre-receive: a clean push is accepted, a broken one refused with the diagnostics", "[pre-receive]") {
   Server server;
-  std::string seeded = seed(server);
+  std::string seeded = seed(server);  // before the clones: they start from it
   REQUIRE(server.branch("main") == seeded);
   Client client(server, "client");
 
@@ -220,7 +220,7 @@ TEST_CASE("pre-receive: a clean push is accepted, a broken one refused with the 
 
 TEST_CASE("pre-receive: a new branch answers for its own commits, deletions and tags pass", "[pre-receive]") {
   Server server;
-  std::string seeded = seed(server);
+  std::string seeded = seed(server);  // before the clones: they start from it
   Client client(server, "client");
 
   // A new branch whose only commit is the half-done rename: checked from its
@@ -304,7 +304,7 @@ TEST_CASE("pre-receive: the first push into an empty repository is checked whole
 
 TEST_CASE("pre-receive: a gate that cannot run refuses the push", "[pre-receive]") {
   Server server;
-  std::string seeded = seed(server);
+  std::string seeded = seed(server);  // before the clones: they start from it
   Client client(server, "client");
   client.write("ai-tools/TLescalate01.cs", kEscalate);
   client.commit("Add an escalation tool");
@@ -319,23 +319,39 @@ TEST_CASE("pre-receive: a gate that cannot run refuses the push", "[pre-receive]
   CHECK(server.branch("main") == seeded);
 }
 
-TEST_CASE("pre-receive: a force push is checked as the new tip replacing the old, nothing merged", "[pre-receive][merge]") {
-  Server server;
-  seed(server);
-  Client early(server, "early");  // cloned before the tool below landed
-  Client client(server, "client");
-  client.write("ai-tools/TLescalate01.cs",
-               "// name: EscalateBilling\n"
-               "return await Agents.Billing.Run(args.Ticket);\n");
-  std::string old_tip = client.commit("Add a billing escalation tool");
-  REQUIRE(client.push({"main"}).status == 0);
+namespace {
 
-  // The early clone renames the billing agent, every referrer it knows of
-  // followed, and replaces main: the tool calling Agents.Billing is gone
+// A server whose main gained a tool calling Agents.Billing after `early`
+// was cloned, and `early` with the billing agent renamed to Payments and
+// every referrer it knows of followed, committed but not pushed.
+struct DivergedRename {
+  Server server;
+  std::string seeded = seed(server);  // before the clones: they start from it
+  Client early{server, "early"};
+  Client client{server, "client"};
+  std::string tool;  // main's commit adding the tool
+
+  DivergedRename() {
+    client.write("ai-tools/TLescalate01.cs",
+                 "// name: EscalateBilling\n"
+                 "return await Agents.Billing.Run(args.Ticket);\n");
+    tool = client.commit("Add a billing escalation tool");
+    REQUIRE(client.push({"main"}).status == 0);
+    half_rename(early);
+    finish_rename(early);
+    early.commit("Rename the billing agent");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("pre-receive: a force push is checked as the new tip replacing the old, nothing merged", "[pre-receive][merge]") {
+  DivergedRename d;
+  Server& server = d.server;
+  Client& early = d.early;
+  // The early clone replaces main: the tool calling Agents.Billing is gone
   // from what lands, so nothing is left broken.
-  half_rename(early);
-  finish_rename(early);
-  std::string new_tip = early.commit("Rename the billing agent");
+  std::string new_tip = chomp(git_ok(early.path, {"rev-parse", "HEAD"}));
   auto forced = early.push({"--force", "main"});
   INFO(forced.err);
   CHECK(forced.status == 0);
@@ -343,25 +359,14 @@ TEST_CASE("pre-receive: a force push is checked as the new tip replacing the old
         std::vector<std::string>{"ws-build: refs/heads/main: 5 files changed, compiled clean."});
   CHECK(server.branch("main") == new_tip);
   CHECK(git_in(server.bare, {"fsck", "--no-progress"}).status == 0);
-  (void)old_tip;
 }
 
 TEST_CASE("pre-receive: a merge git makes cleanly is refused when it breaks a referrer main gained", "[pre-receive][merge]") {
-  Server server;
-  seed(server);
-  Client early(server, "early");  // renames the billing agent from the fork
-  Client client(server, "client");
-  client.write("ai-tools/TLescalate01.cs",
-               "// name: EscalateBilling\n"
-               "return await Agents.Billing.Run(args.Ticket);\n");
-  std::string tool = client.commit("Add a billing escalation tool");
-  REQUIRE(client.push({"main"}).status == 0);
-
-  // The rename follows every referrer the early clone knows of; git then
-  // merges main's new tool in without a textual conflict.
-  half_rename(early);
-  finish_rename(early);
-  early.commit("Rename the billing agent");
+  DivergedRename d;
+  Server& server = d.server;
+  Client& early = d.early;
+  const std::string& tool = d.tool;
+  // git merges main's new tool into the rename without a textual conflict.
   git_ok(early.path, {"pull", "-q", "--no-rebase", "--no-edit", "origin", "main"});
   std::string merged = chomp(git_ok(early.path, {"rev-parse", "HEAD"}));
   auto refused = early.push({"main"});
