@@ -114,6 +114,24 @@ TEST_CASE("ws-grep --ref answers unchanged files from the base index, as a full 
   CHECK(ws_grep(repo, {"--ref", "Agents.Triage"}).out.find("endpoints/EPtriage01.cs:6:20:") != std::string::npos);
 }
 
+TEST_CASE("ws-grep --ref skips a hard-linked file the index knows as a read would, and says so", "[ws-grep][grep-ref]") {
+  TempRepo repo;
+  seed(repo);
+  REQUIRE(wstest::ws("ws-build", {}, repo.path()).status == 0);
+  // A second name for an unchanged definition that refers to nothing asked
+  // for, outside the repository.
+  wstest::TempDir outside;
+  fs::create_hard_link(repo.abs("endpoints/EPdigest01.cs"), outside.path() + "/link");
+  auto with = ws_grep(repo, {"--ref", "Agents.Triage", "--stats"});
+  auto full = without_index(repo, {"--ref", "Agents.Triage", "--stats"});
+  CHECK(with.out == full.out);
+  const std::string skipped =
+      "ws-grep: skipped 'endpoints/EPdigest01.cs': hard-link (a file with more than one link may be a link out of the "
+      "workspace)\n";
+  CHECK(full.err.find(skipped) != std::string::npos);
+  CHECK(with.err.find(skipped) != std::string::npos);
+}
+
 TEST_CASE("ws-grep --ref takes nothing from an index it cannot trust", "[ws-grep][grep-ref]") {
   TempRepo repo;
   seed(repo);

@@ -132,9 +132,12 @@ class Search {
     const ViewEntry& e = *job.entry;
     // An unchanged definition the base's index knows: no reference to a
     // symbol asked for, nothing to read; else its references come from the
-    // index, and only its bytes are read, for the lines to print.
+    // index, and only its bytes are read, for the lines to print. A file
+    // the view refuses without opening it (several hard links) is skipped
+    // as a read would skip it, so --stats names it either way.
     std::optional<Definition> known;
     if (known_ && e.status == ChangeStatus::unchanged && known_->knows(e.path)) {
+      if (auto why = view_.content().refusal(e)) return unreadable(job, *why);
       job.from_index = true;
       if (!known_referrers_.count(e.path)) return;
       known = known_->definition(e.path);
