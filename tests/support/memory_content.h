@@ -3,13 +3,26 @@
 
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "libcheck/kinds.h"
 #include "libcheck/repository.h"
 #include "libcheck/view.h"
 
 namespace wstest {
+
+// The source tree's default kind pack (schemas/kinds), loaded once; a pack
+// that does not load fails the test that asked for it.
+inline const ws::KindPack& default_kind_pack() {
+  static const ws::KindPack pack = [] {
+    auto loaded = ws::KindPack::load(WS_SOURCE_DIR "/schemas/kinds");
+    if (!loaded) throw std::runtime_error("cannot load schemas/kinds: " + loaded.error().message);
+    return std::move(loaded).value();
+  }();
+  return pack;
+}
 
 class MemoryContent final : public ws::ContentSource {
  public:

@@ -21,14 +21,7 @@ constexpr auto M = ChangeStatus::modified;
 constexpr auto D = ChangeStatus::deleted;
 constexpr auto U = ChangeStatus::unchanged;
 
-const KindPack& pack() {
-  static const KindPack p = [] {
-    auto loaded = KindPack::load(WS_SOURCE_DIR "/schemas/kinds");
-    REQUIRE(loaded.ok());
-    return std::move(loaded).value();
-  }();
-  return p;
-}
+const KindPack& pack() { return wstest::default_kind_pack(); }
 
 std::string agent(const std::string& name, const std::string& extra = "") {
   return "{\n  \"name\": \"" + name + "\"" + extra + "\n}\n";

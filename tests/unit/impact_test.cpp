@@ -19,14 +19,7 @@ constexpr auto A = ChangeStatus::added;
 constexpr auto M = ChangeStatus::modified;
 constexpr auto U = ChangeStatus::unchanged;
 
-const KindPack& pack() {
-  static const KindPack p = [] {
-    auto loaded = KindPack::load(WS_SOURCE_DIR "/schemas/kinds");
-    REQUIRE(loaded.ok());
-    return std::move(loaded).value();
-  }();
-  return p;
-}
+const KindPack& pack() { return wstest::default_kind_pack(); }
 
 const Kind& kind(const std::string& name) {
   const Kind* k = pack().by_name(name);

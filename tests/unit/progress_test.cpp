@@ -23,14 +23,7 @@ namespace {
 
 using Calls = std::vector<std::pair<std::size_t, std::size_t>>;
 
-const KindPack& pack() {
-  static const KindPack p = [] {
-    auto loaded = KindPack::load(WS_SOURCE_DIR "/schemas/kinds");
-    REQUIRE(loaded.ok());
-    return std::move(loaded).value();
-  }();
-  return p;
-}
+const KindPack& pack() { return wstest::default_kind_pack(); }
 
 std::string agent(const std::string& name) { return "{\n  \"name\": \"" + name + "\"\n}\n"; }
 
