@@ -98,22 +98,6 @@ Result<std::string> write_merge_commit(git_repository* repo, git_index* index, g
   return write_merge_commit(repo, tree_id, base, rev);
 }
 
-// The merged tree when no path changed on both sides since `merge_base`
-// (tree_merge.h); nullopt otherwise, and then libgit2 merges.
-std::optional<git_oid> merge_by_side(git_repository* repo, const git_oid& merge_base, git_commit* base, git_commit* rev) {
-  git_commit* raw = nullptr;
-  if (git_commit_lookup(&raw, repo, &merge_base) < 0) return std::nullopt;
-  git::Commit mb(raw);
-  git_tree *m = nullptr, *a = nullptr, *b = nullptr;
-  if (git_commit_tree(&m, mb.get()) < 0) return std::nullopt;
-  git::Tree mt(m);
-  if (git_commit_tree(&a, base) < 0) return std::nullopt;
-  git::Tree at(a);
-  if (git_commit_tree(&b, rev) < 0) return std::nullopt;
-  git::Tree bt(b);
-  return git::merge_trees_by_side(repo, mt.get(), at.get(), bt.get());
-}
-
 // The tree of `commit`, or of the merge base (null when there is none).
 Result<git::Tree> tree_of(git_repository* repo, const git_oid* commit_id) {
   if (!commit_id) return git::Tree();
@@ -123,6 +107,15 @@ Result<git::Tree> tree_of(git_repository* repo, const git_oid* commit_id) {
   git_tree* raw = nullptr;
   if (git_commit_tree(&raw, commit.get()) < 0) return git::error(Errc::environment, "cannot read a commit's tree");
   return git::Tree(raw);
+}
+
+// The merged tree when no file changed on both sides since `merge_base`
+// (tree_merge.h); nullopt otherwise, and then libgit2 merges.
+std::optional<git_oid> merge_by_side(git_repository* repo, const git_oid& merge_base, const git_oid& base,
+                                     const git_oid& rev) {
+  auto m = tree_of(repo, &merge_base), a = tree_of(repo, &base), b = tree_of(repo, &rev);
+  if (!m || !a || !b) return std::nullopt;
+  return git::merge_trees_by_side(repo, m->get(), a->get(), b->get());
 }
 
 // The first path `side` adds or changes since the merge base that the path
@@ -186,7 +179,7 @@ Result<MergeResult> merge_for_check(const Repository& repo, const std::string& b
   if (!rev) return rev.error();
 
   if (*mb)
-    if (auto tree = merge_by_side(r, **mb, base->get(), rev->get())) {
+    if (auto tree = merge_by_side(r, **mb, *base_id, *rev_id)) {
       auto commit = write_merge_commit(r, *tree, base->get(), rev->get());
       if (!commit) return commit.error();
       result.commit = std::move(*commit);
