@@ -350,6 +350,31 @@ TEST_CASE("an identity with a control character is refused, nothing written", "[
   CHECK(fsck_clean(repo));
 }
 
+TEST_CASE("commit dates are read in git's formats, and one git would not read is refused", "[approval]") {
+  TempRepo repo;
+  seed_example(repo);
+  repo.write("ai-tools/TLescalate01.cs", kTool);
+  // git's internal format, as scripts set it; git reads it the same.
+  std::string id = stage(repo, "Add", {{"GIT_AUTHOR_DATE", "1112904793 +0200"}, {"GIT_COMMITTER_DATE", "1112904793 +0200"}});
+  CHECK(repo.git({"log", "-1", "--format=%ad|%cd", "--date=iso-strict", id}) ==
+        "2005-04-07T22:13:13+02:00|2005-04-07T22:13:13+02:00\n");
+  const std::string before = refs(repo);
+  auto bad = ws(repo, "ws-commit", {"-m", "Again"}, {{"GIT_AUTHOR_DATE", "yesterday\x1b[2J"}});
+  CHECK(bad.status == 2);
+  CHECK(bad.err == "ws-commit: invalid date in GIT_AUTHOR_DATE: 'yesterday\\x1b[2J'; use '<seconds> +hhmm', "
+                   "RFC 2822 or ISO 8601, as git does\n");
+  CHECK(refs(repo) == before);
+  auto applied = ws(repo, "ws-apply", {id}, {{"GIT_COMMITTER_DATE", "Thu, 07 Apr 2005 22:13:13"}});
+  CHECK(applied.status == 2);
+  CHECK(applied.err == "ws-apply: invalid date in GIT_COMMITTER_DATE: 'Thu, 07 Apr 2005 22:13:13'; use '<seconds> "
+                       "+hhmm', RFC 2822 or ISO 8601, as git does\n");
+  CHECK(refs(repo) == before);
+  applied = ws(repo, "ws-apply", {id}, {{"GIT_COMMITTER_DATE", "Thu, 07 Apr 2005 23:13:13 +0200"}});
+  REQUIRE(applied.status == 0);
+  CHECK(repo.git({"log", "-1", "--format=%cd", "--date=raw", "main"}) == "1112908393 +0200\n");
+  CHECK(fsck_clean(repo));
+}
+
 TEST_CASE("a workspace may refuse an approver who is the author", "[approval]") {
   TempRepo repo;
   seed_example(repo);
