@@ -132,3 +132,28 @@ TEST_CASE("impact: the fields of a changed secret are never read", "[impact]") {
   CHECK(recording->asked().count(Repository::hash_blob("old secret")) == 0);
   CHECK(recording->asked().count(Repository::hash_blob("new secret")) == 0);
 }
+
+TEST_CASE("impact: paths are kept as a tree, each naming the one before it", "[impact]") {
+  // C changes; B refers to C; A and D refer to B; E (added) refers to D.
+  auto impact = impact_of({{"agents/a.json", U, agent("A", "B")},
+                           {"agents/b.json", U, agent("B", "C")},
+                           {"agents/c.json", M, agent("C") + " ", agent("C")},
+                           {"agents/d.json", U, agent("D", "B")},
+                           {"agents/e.json", A, agent("E", "D")}});
+  REQUIRE(impact.reached.size() == 2);
+  CHECK(impact.reached[0].name == "C");
+  CHECK(impact.reached[1].name == "E");
+  REQUIRE(impact.impacted.size() == 4);
+  std::vector<std::string> listed;
+  for (const auto& d : impact.impacted) {
+    std::string line = d.name + " depth " + std::to_string(d.depth) + " reaches " + impact.reached[d.reaches].name + ":";
+    for (const ImpactedDefinition* step : impact.through(d)) line += " " + step->name;
+    if (d.via != ImpactedDefinition::kNone) {
+      CHECK(d.via < static_cast<std::size_t>(&d - impact.impacted.data()));
+      CHECK(impact.impacted[d.via].depth + 1 == d.depth);
+    }
+    listed.push_back(line + (d.changed ? " (changed)" : ""));
+  }
+  CHECK(listed == std::vector<std::string>{"B depth 1 reaches C:", "A depth 2 reaches C: B", "D depth 2 reaches C: B",
+                                           "E depth 3 reaches C: B D (changed)"});
+}

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <ostream>
 #include <string>
 
 #include "libcheck/change_impact.h"
@@ -13,9 +14,10 @@ namespace wscli {
 // "Impact:" and a line per impacted definition,
 //   "  agent 'A' (agents/a.json): agent 'C' (renamed) <- agent 'B' <- agent 'A'"
 // ("none" when there is none), then a line saying which limit stopped the
-// walk, if one did; ends with a blank line. `shown_path` gives a path as the
-// tool prints paths (from the current folder); empty: as it is.
-std::string impact_text(const ws::ChangeImpact& impact,
-                        const std::function<std::string(const std::string&)>& shown_path);
+// walk, if one did; ends with a blank line; written to `out`. `shown_path`
+// gives a path as the tool prints paths (from the current folder); empty:
+// as it is.
+void write_impact_text(std::ostream& out, const ws::ChangeImpact& impact,
+                       const std::function<std::string(const std::string&)>& shown_path);
 
 }  // namespace wscli

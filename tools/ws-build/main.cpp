@@ -86,7 +86,7 @@ void render(const Options& o, ws::OutputFormat format, const ws::Workspace& w, c
     ro.shown_path = [&prefix](const std::string& path) { return ws::path_from_prefix(path, prefix); };
   // Source lines to quote; never a secret's (the view refuses to read one).
   ro.source = [&w](const std::string& path) { return ws::read_view_path(w, path); };
-  if (impact && format == ws::OutputFormat::human) std::cout << wscli::impact_text(*impact, ro.shown_path);
+  if (impact && format == ws::OutputFormat::human) wscli::write_impact_text(std::cout, *impact, ro.shown_path);
   auto consumer = ws::make_consumer(format, std::cout, ro);
   consumer->begin();
   for (const auto& d : result.diagnostics) consumer->diagnostic(d);
@@ -149,6 +149,7 @@ int wstools::run_build(int argc, char** argv) {
   // and its records then cost many times a warm build (ws-build(1), IMPACT).
   ws::ChangeImpact impact;
   if (o.impact) bo.impact = &impact;
+  bo.impact_fields = format == ws::OutputFormat::json;
   auto result = ws::build(*workspace, bo);
   if (!result) return wscli::report_error(kTool, result.error());
 

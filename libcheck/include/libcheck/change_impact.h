@@ -49,26 +49,23 @@ struct Referrer {
   std::vector<ReachedName> reaches;  // sorted, each once
 };
 
-// A definition on the way from a changed name to an impacted definition.
-struct ImpactStep {
-  std::string kind;
-  std::string name;
-  std::string path;
-};
-
-// A definition whose references reach a changed name, directly (`through`
-// empty: it refers to `reaches`) or through other definitions: `through`
-// lists them from the one that refers to `reaches` to the one this refers
-// to. The path is a shortest one. A definition of the changeset itself is
-// impacted too when its own new references reach another changed name.
+// A definition whose references reach a changed name, directly or through
+// other definitions. The path is a shortest one, kept as a tree: `via` is
+// the impacted definition this one refers to on it (always listed before
+// it), kNone when it refers to the changed name itself. A changeset that
+// touches a popular name reaches much of a workspace, along long shared
+// paths, so each path is stored once (ChangeImpact::through spells one
+// out). A definition of the changeset itself is impacted too when its own
+// new references reach another changed name.
 struct ImpactedDefinition {
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   std::string kind;
   std::string name;
   std::string path;
-  ReachedName reaches;
-  std::vector<ImpactStep> through;
-  bool changed = false;  // itself a change of the changeset
-  std::size_t depth() const { return through.size() + 1; }
+  std::size_t reaches = 0;  // the changed name: an index in ChangeImpact::reached
+  std::size_t via = kNone;  // an index in ChangeImpact::impacted
+  std::size_t depth = 1;    // references on its path: 1 when it refers to the changed name
+  bool changed = false;     // itself a change of the changeset
 };
 
 // The bounds of the transitive walk: past them the list stops and says so.
@@ -83,10 +80,15 @@ const char* impact_truncation_name(ImpactTruncation t);  // "none", "definitions
 struct ChangeImpact {
   std::vector<DefinitionChange> changes;  // by path
   std::vector<Referrer> referrers;        // by path
+  std::vector<ReachedName> reached;       // the names the changes involve, by (kind, name)
   std::vector<ImpactedDefinition> impacted;  // by depth, then path
   // Which limit stopped the walk; `limits` says the bounds it had.
   ImpactTruncation truncated = ImpactTruncation::none;
   ImpactLimits limits;
+
+  // The definitions on d's path, from the one that refers to the changed
+  // name to the one `d` refers to: empty when d refers to it directly.
+  std::vector<const ImpactedDefinition*> through(const ImpactedDefinition& d) const;
 };
 
 }  // namespace ws

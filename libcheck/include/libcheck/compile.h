@@ -41,6 +41,9 @@ struct BuildOptions {
   // over those it affects transitively stops at `impact_limits`.
   ChangeImpact* impact = nullptr;
   ImpactLimits impact_limits;
+  // Whether `impact` says which fields each change touches
+  // (DefinitionChange::fields): a plan shows them, the Impact section not.
+  bool impact_fields = true;
 };
 
 struct BuildStats {

@@ -538,8 +538,11 @@ BuildResult finish(Reading& reading, const WorkspaceConfig& config) {
   return result;
 }
 
-// What DefinitionChange::fields says of an item of a build of `view`.
-std::function<std::vector<std::string>(const Item&)> changed_fields_of(const View& view, const WorkspaceConfig& config) {
+// What DefinitionChange::fields says of an item of a build of `view`; none
+// when the build was not asked for them.
+std::function<std::vector<std::string>(const Item&)> changed_fields_of(const View& view, const WorkspaceConfig& config,
+                                                                       const BuildOptions& options) {
+  if (!options.impact_fields) return {};
   return [&view, &config](const Item& it) { return compile_detail::item_changed_fields(view, config, it); };
 }
 
@@ -555,7 +558,7 @@ Result<BuildResult> compile_whole(const View& view, const KindPack& kinds, const
     compile_detail::check_symbols(kinds, reading->items, unchanged, false, options.all, reading->diags);
     if (options.impact)
       *options.impact = compile_detail::change_impact(kinds, reading->items, unchanged, false, options.impact_limits,
-                                                      changed_fields_of(view, config));
+                                                      changed_fields_of(view, config, options));
   }
   BuildResult result = finish(*reading, config);
   if (then) then(reading->items, result);
@@ -572,7 +575,7 @@ Result<std::optional<BuildResult>> compile_on(const View& view, const KindPack& 
   compile_detail::check_symbols(kinds, reading->items, base, true, options.all, reading->diags);
   if (options.impact)
     *options.impact = compile_detail::change_impact(kinds, reading->items, base, true, options.impact_limits,
-                                                    changed_fields_of(view, config));
+                                                    changed_fields_of(view, config, options));
   if (base.damaged()) return std::optional<BuildResult>();
   return std::optional<BuildResult>(finish(*reading, config));
 }

@@ -1,12 +1,21 @@
 // The transitive impact of a changeset (impact_walk.h): a breadth-first walk
 // over the overlay's references, backwards, so each definition is found at
 // its shortest distance from a changed name.
+//
+// A changeset that touches a popular name reaches half a workspace, so the
+// walk works on numbers (docs/architecture.md, "Impact"): a definition is a
+// number (the base's, then the changed items' view sides), a name is a kind
+// number and a view of its bytes, each definition is looked at once, and
+// the strings of the result are made at the end, once each.
 #include "impact_walk.h"
 
+#include "flat_name_map.h"
+
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <optional>
-#include <set>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -14,9 +23,22 @@ namespace ws::compile_detail {
 
 namespace {
 
-using Key = std::pair<std::string, std::string>;  // (kind, name)
 using NodeId = std::size_t;  // below base.size(): a base definition; else a changed item's view side
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+
+// A name: its kind (an index in the kind pack) and its bytes, which live in
+// a record or in the names reached, both of which outlive the walk.
+struct Name {
+  std::size_t kind = 0;
+  std::string_view name;
+  bool operator==(const Name& o) const { return kind == o.kind && name == o.name; }
+};
+
+struct NameHash {
+  std::size_t operator()(const Name& n) const {
+    return std::hash<std::string_view>()(n.name) ^ (n.kind * 0x9e3779b97f4a7c15ull);
+  }
+};
 
 struct Node {
   std::string_view path;
@@ -27,198 +49,320 @@ struct Node {
 // A name to find the referrers of: a changed one (from == kNone), or the
 // name of a definition found at the level before.
 struct Reach {
-  Key key;
+  Name name;
   std::size_t from = kNone;  // index in ImpactWalk::found_
-  ReachedName root;
+  std::size_t root = 0;      // index in ImpactWalk::roots_
 };
 
 struct Found {
   NodeId id = 0;
-  std::size_t parent = kNone;  // index in found_, kNone: it refers to `root`
-  ReachedName root;
+  std::size_t parent = kNone;  // index in found_, kNone: it refers to its root
+  std::size_t root = 0;
+};
+
+// A reference of a changed item's view side, to find it by name.
+struct OverlayRef {
+  Name name;
+  NodeId id = 0;
 };
 
 class ImpactWalk {
  public:
   ImpactWalk(const KindPack& kinds, const std::vector<Item>& items, const BaseDefinitions& base, bool filter,
              const ImpactLimits& limits)
-      : kinds_(kinds), items_(items), base_(base), limits_(limits) {
+      : kinds_(kinds), items_(items), base_(base), limits_(limits), kind_rank_(kinds.kinds().size()),
+        walked_(kinds.kinds().size()) {
+    rank_kinds();
+    std::vector<std::size_t> changed_in_base;
     for (std::size_t i = 0; i < items.size(); ++i) {
       const Item& it = items[i];
       if (!it.changed) continue;
       if (filter) {
-        changed_paths_.insert(it.entry->path);
-        if (!it.entry->old_path.empty()) changed_paths_.insert(it.entry->old_path);
+        for (const std::string& path : {it.entry->path, it.entry->old_path})
+          if (auto d = path.empty() ? std::nullopt : base.find_path(path)) changed_in_base.push_back(*d);
       }
       if (it.view.present && it.view.kind) overlay_.push_back(i);
     }
+    changed_in_base_.assign(base.size(), false);
+    for (std::size_t d : changed_in_base) changed_in_base_[d] = true;
+    nodes_.resize(base.size() + overlay_.size());
+    state_.assign(nodes_.size(), State::unknown);
+    seen_.assign(nodes_.size(), false);
+    index_overlay_refs();
+    rank_overlay();
   }
 
   void run(const ReachedNames& reached, ChangeImpact& out) {
     std::vector<Reach> frontier;
-    for (const auto& [key, what] : reached) frontier.push_back({key, kNone, {key.first, key.second, what}});
+    for (const auto& [key, what] : reached) {
+      const Kind* kind = kinds_.by_name(key.first);
+      if (!kind) continue;  // no definition can refer to it
+      roots_.push_back({key.first, key.second, what});
+      frontier.push_back({{kind_number(kind), key.second}, kNone, roots_.size() - 1});
+    }
     for (std::size_t depth = 1; !frontier.empty(); ++depth) {
-      frontier = one_per_new_key(std::move(frontier));
-      std::set<Key> keys;
-      for (const Reach& r : frontier) keys.insert(r.key);
-      auto found = referrers(keys);
+      frontier = one_per_new_name(std::move(frontier));
+      find_referrers(frontier);
       if (depth > limits_.max_depth) {
-        if (any_new(frontier, found)) out.truncated = ImpactTruncation::depth;
+        if (any_new(frontier)) out.truncated = ImpactTruncation::depth;
         break;
       }
-      if (!take_level(frontier, found, out)) break;
+      if (!take_level(frontier, out)) break;
     }
     emit(out);
   }
 
  private:
-  // Definition `id`, looked at once: a base index checks a definition's
-  // bytes each time it hands it out.
-  const std::optional<Node>& node(NodeId id) const {
-    auto [at, fresh] = nodes_.try_emplace(id);
-    if (!fresh) return at->second;
-    if (id < base_.size()) {
-      auto d = base_.def(id);
-      if (d && d->kind) at->second = Node{d->path, d->kind, d->rec};
-    } else {
-      const Side& v = items_[overlay_[id - base_.size()]].view;
-      at->second = Node{v.path, v.kind, v.rec};
-    }
-    return at->second;
+  enum class State : std::uint8_t { unknown, usable, left_out };
+
+  std::size_t kind_number(const Kind* k) const { return static_cast<std::size_t>(k - kinds_.kinds().data()); }
+
+  // The kinds in name order: levels are walked in (kind name, name) order.
+  void rank_kinds() {
+    std::vector<std::size_t> order(kind_rank_.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    const auto& all = kinds_.kinds();
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return all[a].name < all[b].name; });
+    for (std::size_t r = 0; r < order.size(); ++r) kind_rank_[order[r]] = r;
   }
 
-  static std::optional<Key> key_of(const Node& n) {
+  // Every reference of the changed items' view sides, by name, so a level
+  // finds the ones that name what it reaches without reading them again.
+  void index_overlay_refs() {
+    for (std::size_t o = 0; o < overlay_.size(); ++o) {
+      NodeId id = base_.size() + o;
+      const Node* n = node(id);
+      if (!n) continue;
+      n->rec.for_each_ref([&](const RefView& ref) {
+        if (const Kind* k = kinds_.by_name(ref.target_kind)) overlay_refs_.push_back({{kind_number(k), ref.name}, id});
+      });
+    }
+    std::sort(overlay_refs_.begin(), overlay_refs_.end(), [](const OverlayRef& a, const OverlayRef& b) {
+      if (a.name.kind != b.name.kind) return a.name.kind < b.name.kind;
+      if (a.name.name != b.name.name) return a.name.name < b.name.name;
+      return a.id < b.id;
+    });
+  }
+
+  // Where each changed item's view side falls among the base definitions in
+  // path order, so path order is a comparison of numbers (path_rank).
+  void rank_overlay() {
+    overlay_rank_.resize(overlay_.size());
+    for (std::size_t o = 0; o < overlay_.size(); ++o) {
+      std::string_view path = nodes_[base_.size() + o].path;
+      std::size_t lo = 0, hi = base_.size();
+      while (lo < hi) {
+        std::size_t mid = lo + (hi - lo) / 2;
+        auto d = base_.def(mid);
+        if (d && d->path < path) lo = mid + 1;
+        else hi = mid;
+      }
+      overlay_rank_[o] = 2 * lo + 1;
+    }
+  }
+
+  // A number in the path order of the usable definitions: the base's are in
+  // path order, and no usable one shares a path with a changed item.
+  std::size_t path_rank(NodeId id) const { return id < base_.size() ? 2 * id : overlay_rank_[id - base_.size()]; }
+
+  // Definition `id`, looked at once (a base index checks a definition's
+  // bytes each time it hands it out); null when it is damaged, has no kind,
+  // or is a base definition at a path the changeset changed.
+  const Node* node(NodeId id) {
+    if (state_[id] == State::unknown) {
+      state_[id] = State::left_out;
+      if (id < base_.size()) {
+        auto d = changed_in_base_[id] ? std::nullopt : base_.def(id);
+        if (d && d->kind) {
+          nodes_[id] = Node{d->path, d->kind, d->rec};
+          state_[id] = State::usable;
+        }
+      } else {
+        const Side& v = items_[overlay_[id - base_.size()]].view;
+        nodes_[id] = Node{v.path, v.kind, v.rec};
+        state_[id] = State::usable;
+      }
+    }
+    return state_[id] == State::usable ? &nodes_[id] : nullptr;
+  }
+
+  // A found definition (always usable).
+  const Node& found_node(std::size_t f) const { return nodes_[found_[f].id]; }
+
+  std::optional<Name> name_of(const Node& n) const {
     if (!n.rec.has_name()) return std::nullopt;
-    return Key{n.kind->name, std::string(n.rec.name())};
+    return Name{kind_number(n.kind), n.rec.name()};
   }
 
   // The frontier in (kind, name) order, one entry per name not walked yet
   // (the first: the one whose definition comes first in path order).
-  std::vector<Reach> one_per_new_key(std::vector<Reach> frontier) {
-    auto path_of = [&](const Reach& r) {
-      if (r.from == kNone) return std::string_view();
-      const auto& n = node(found_[r.from].id);
-      return n ? n->path : std::string_view();
-    };
+  std::vector<Reach> one_per_new_name(std::vector<Reach> frontier) {
+    // A changed name (no definition) first; it has no other entry.
+    auto path_of = [&](const Reach& r) { return r.from == kNone ? 0 : path_rank(found_[r.from].id) + 1; };
     std::stable_sort(frontier.begin(), frontier.end(), [&](const Reach& a, const Reach& b) {
-      if (a.key != b.key) return a.key < b.key;
+      if (a.name.kind != b.name.kind) return kind_rank_[a.name.kind] < kind_rank_[b.name.kind];
+      if (a.name.name != b.name.name) return a.name.name < b.name.name;
       return path_of(a) < path_of(b);
     });
     std::vector<Reach> out;
+    out.reserve(frontier.size());
     for (auto& r : frontier)
-      if (walked_.insert(r.key).second) out.push_back(std::move(r));
+      if (walked_[r.name.kind].try_emplace(r.name.name).second) out.push_back(r);
     return out;
   }
 
-  // The definitions with a reference to each of `keys`, in path order.
-  std::map<Key, std::vector<NodeId>> referrers(const std::set<Key>& keys) const {
-    std::map<Key, std::vector<NodeId>> out;
-    std::set<std::string, std::less<>> names;
-    for (const Key& k : keys) names.insert(k.second);
-    auto scan = [&](NodeId id) {
-      const auto& n = node(id);
-      if (!n || (id < base_.size() && changed_paths_.count(n->path))) return;
+  // For each name of the frontier, the usable definitions with a reference
+  // to it, in path order: lists_[i] for frontier[i], in flat_.
+  void find_referrers(const std::vector<Reach>& frontier) {
+    flat_.clear();
+    lists_.assign(frontier.size(), {0, 0});
+    std::unordered_map<Name, std::vector<NodeId>, NameHash> scanned;
+    if (!base_.has_references()) scanned = scan_base(frontier);
+    std::vector<NodeId> from_base;
+    for (std::size_t i = 0; i < frontier.size(); ++i) {
+      const Name& name = frontier[i].name;
+      from_base.clear();
+      if (base_.has_references()) {
+        base_.referrers(name.kind, name.name, [&](std::size_t d) { from_base.push_back(d); });
+        std::erase_if(from_base, [&](NodeId d) { return !node(d); });
+      } else if (auto at = scanned.find(name); at != scanned.end()) {
+        from_base = std::move(at->second);
+      }
+      std::size_t start = flat_.size();
+      merge_with_overlay(name, from_base);
+      lists_[i] = {start, flat_.size()};
+    }
+  }
+
+  // Without a reverse table: every usable base definition read once for
+  // the level, its references to a name of the frontier noted, in path order.
+  std::unordered_map<Name, std::vector<NodeId>, NameHash> scan_base(const std::vector<Reach>& frontier) {
+    std::unordered_map<Name, std::vector<NodeId>, NameHash> out;
+    std::unordered_set<std::string_view> names;
+    for (const Reach& r : frontier) {
+      out.try_emplace(r.name);
+      names.insert(r.name.name);
+    }
+    for (NodeId d = 0; d < base_.size(); ++d) {
+      const Node* n = node(d);
+      if (!n) continue;
       n->rec.for_each_ref_if([&](std::string_view name) { return names.count(name) != 0; },
                              [&](const RefView& ref) {
-                               auto at = keys.find(Key{std::string(ref.target_kind), std::string(ref.name)});
-                               if (at == keys.end()) return;
-                               auto& list = out[*at];
-                               if (list.empty() || list.back() != id) list.push_back(id);
+                               const Kind* k = kinds_.by_name(ref.target_kind);
+                               if (!k) return;
+                               auto at = out.find(Name{kind_number(k), ref.name});
+                               if (at == out.end()) return;
+                               if (at->second.empty() || at->second.back() != d) at->second.push_back(d);
                              });
-    };
-    if (base_.has_references()) {
-      for (const Key& k : keys) {
-        const Kind* kind = kinds_.by_name(k.first);
-        if (!kind) continue;
-        auto index = static_cast<std::size_t>(kind - kinds_.kinds().data());
-        base_.referrers(index, k.second, [&](std::size_t d) {
-          const auto& n = node(d);
-          if (n && !changed_paths_.count(n->path)) out[k].push_back(d);
-        });
-      }
-    } else {
-      for (NodeId d = 0; d < base_.size(); ++d) scan(d);
-    }
-    for (std::size_t o = 0; o < overlay_.size(); ++o) scan(base_.size() + o);
-    for (auto& [key, list] : out) {
-      std::sort(list.begin(), list.end(), [&](NodeId a, NodeId b) { return node(a)->path < node(b)->path; });
-      list.erase(std::unique(list.begin(), list.end()), list.end());
     }
     return out;
+  }
+
+  // `from_base` (ascending, which is path order) and the changed items that
+  // refer to `name`, merged in path order onto flat_, each once.
+  void merge_with_overlay(const Name& name, const std::vector<NodeId>& from_base) {
+    auto before = [](const OverlayRef& r, const Name& n) {
+      return r.name.kind != n.kind ? r.name.kind < n.kind : r.name.name < n.name;
+    };
+    auto lo = std::lower_bound(overlay_refs_.begin(), overlay_refs_.end(), name, before);
+    std::size_t start = flat_.size();
+    auto push = [&](NodeId id) {
+      if (flat_.size() == start || flat_.back() != id) flat_.push_back(id);
+    };
+    std::size_t b = 0;
+    for (auto at = lo; at != overlay_refs_.end() && at->name == name; ++at) {
+      std::size_t rank = path_rank(at->id);
+      while (b < from_base.size() && path_rank(from_base[b]) < rank) push(from_base[b++]);
+      push(at->id);
+    }
+    while (b < from_base.size()) push(from_base[b++]);
   }
 
   // Whether a referrer of the frontier is one not listed yet (so a walk
   // stopped there left definitions out).
-  bool any_new(const std::vector<Reach>& frontier, const std::map<Key, std::vector<NodeId>>& found) const {
-    for (const Reach& r : frontier) {
-      auto at = found.find(r.key);
-      if (at == found.end()) continue;
-      for (NodeId id : at->second) {
-        const auto& n = node(id);
-        if (n && !seen_.count(id) && key_of(*n) != r.key) return true;
+  bool any_new(const std::vector<Reach>& frontier) const {
+    for (std::size_t i = 0; i < frontier.size(); ++i)
+      for (std::size_t at = lists_[i].first; at < lists_[i].second; ++at) {
+        NodeId id = flat_[at];
+        if (!seen_[id] && name_of(nodes_[id]) != frontier[i].name) return true;
       }
-    }
     return false;
   }
 
   // Lists the referrers of the frontier not listed yet and makes their names
   // the next frontier; false once the count limit stopped it.
-  bool take_level(std::vector<Reach>& frontier, const std::map<Key, std::vector<NodeId>>& found, ChangeImpact& out) {
+  bool take_level(std::vector<Reach>& frontier, ChangeImpact& out) {
     std::vector<Reach> next;
-    for (const Reach& r : frontier) {
-      auto at = found.find(r.key);
-      if (at == found.end()) continue;
-      for (NodeId id : at->second) {
-        const auto& n = node(id);
-        if (!n || seen_.count(id)) continue;
-        auto own = key_of(*n);
-        if (own == r.key) continue;  // a reference to its own name
+    for (std::size_t i = 0; i < frontier.size(); ++i) {
+      const Reach& r = frontier[i];
+      for (std::size_t at = lists_[i].first; at < lists_[i].second; ++at) {
+        NodeId id = flat_[at];
+        if (seen_[id]) continue;
+        auto own = name_of(nodes_[id]);
+        if (own == r.name) continue;  // a reference to its own name
         if (found_.size() == limits_.max_definitions) {
           out.truncated = ImpactTruncation::definitions;
           return false;
         }
-        seen_.insert(id);
+        seen_[id] = true;
         found_.push_back({id, r.from, r.root});
-        if (own) next.push_back({std::move(*own), found_.size() - 1, r.root});
+        if (own) next.push_back({*own, found_.size() - 1, r.root});
       }
     }
     frontier = std::move(next);
     return true;
   }
 
-  void emit(ChangeImpact& out) const {
-    for (const Found& f : found_) {
-      const auto& n = node(f.id);
-      if (!n) continue;
-      ImpactedDefinition d;
-      d.kind = n->kind->name;
-      d.name = n->rec.has_name() ? std::string(n->rec.name()) : std::string();
-      d.path = std::string(n->path);
-      d.reaches = f.root;
-      d.changed = f.id >= base_.size();
-      for (std::size_t p = f.parent; p != kNone; p = found_[p].parent) {
-        const auto& step = node(found_[p].id);
-        if (step) d.through.push_back({step->kind->name, std::string(step->rec.name()), std::string(step->path)});
-      }
-      std::reverse(d.through.begin(), d.through.end());
-      out.impacted.push_back(std::move(d));
+  // The definitions found, by depth then path, each naming the one before
+  // it on its path; the strings are made here, once each.
+  void emit(ChangeImpact& out) {
+    struct Place {
+      std::size_t depth, rank, found;
+    };
+    std::vector<std::size_t> depth(found_.size()), listed_at(found_.size());
+    std::vector<Place> order(found_.size());
+    for (std::size_t f = 0; f < found_.size(); ++f) {
+      depth[f] = found_[f].parent == kNone ? 1 : depth[found_[f].parent] + 1;
+      order[f] = {depth[f], path_rank(found_[f].id), f};
     }
-    std::stable_sort(out.impacted.begin(), out.impacted.end(), [](const ImpactedDefinition& a, const ImpactedDefinition& b) {
-      if (a.through.size() != b.through.size()) return a.through.size() < b.through.size();
-      return a.path < b.path;
+    std::sort(order.begin(), order.end(), [](const Place& a, const Place& b) {
+      return a.depth != b.depth ? a.depth < b.depth : a.rank < b.rank;
     });
+    out.reached = std::move(roots_);
+    out.impacted.reserve(order.size());
+    for (const Place& place : order) {
+      std::size_t f = place.found;
+      const Node& n = found_node(f);
+      listed_at[f] = out.impacted.size();
+      ImpactedDefinition& d = out.impacted.emplace_back();
+      d.kind = n.kind->name;
+      if (n.rec.has_name()) d.name = n.rec.name();
+      d.path = n.path;
+      d.reaches = found_[f].root;
+      // The one before on the path has a smaller depth: listed already.
+      d.via = found_[f].parent == kNone ? ImpactedDefinition::kNone : listed_at[found_[f].parent];
+      d.depth = depth[f];
+      d.changed = found_[f].id >= base_.size();
+    }
   }
 
   const KindPack& kinds_;
   const std::vector<Item>& items_;
   const BaseDefinitions& base_;
   const ImpactLimits& limits_;
-  std::unordered_set<std::string_view> changed_paths_;
+  std::vector<std::size_t> kind_rank_;  // by kind number: its place in name order
+  std::vector<bool> changed_in_base_;  // by base definition: at a path the changeset changed
   std::vector<std::size_t> overlay_;  // changed items with a view side, by path
-  std::set<Key> walked_;
-  std::unordered_set<NodeId> seen_;
+  std::vector<OverlayRef> overlay_refs_;
+  std::vector<std::size_t> overlay_rank_;  // path_rank of each changed item's view side
+  std::vector<Node> nodes_;
+  std::vector<State> state_;
+  std::vector<bool> seen_;
+  std::vector<ReachedName> roots_;
+  std::vector<detail::FlatNameMap<bool>> walked_;  // by kind number: the names walked
   std::vector<Found> found_;
-  mutable std::unordered_map<NodeId, std::optional<Node>> nodes_;
+  std::vector<NodeId> flat_;
+  std::vector<std::pair<std::size_t, std::size_t>> lists_;
 };
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "libcheck/change_impact.h"
 
+#include <algorithm>
+
 namespace ws {
 
 const char* definition_change_name(DefinitionChangeKind k) {
@@ -19,6 +21,15 @@ const char* impact_truncation_name(ImpactTruncation t) {
     case ImpactTruncation::depth: return "depth";
   }
   return "none";
+}
+
+std::vector<const ImpactedDefinition*> ChangeImpact::through(const ImpactedDefinition& d) const {
+  std::vector<const ImpactedDefinition*> out;
+  // `via` is listed before the one that names it, so the walk ends.
+  for (std::size_t at = d.via; at < impacted.size() && out.size() < d.depth; at = impacted[at].via)
+    out.push_back(&impacted[at]);
+  std::reverse(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace ws

@@ -22,14 +22,15 @@ ojson change_record(const DefinitionChange& c) {
   return j;
 }
 
-ojson impact_record(const ImpactedDefinition& d) {
+ojson impact_record(const ChangeImpact& impact, const ImpactedDefinition& d) {
   ojson j = json_record("impact");
   j.update({{"kind", d.kind}, {"name", name_or_null(d.name)}, {"path", d.path}, {"changed", d.changed},
-            {"depth", d.depth()}});
-  j["reaches"] = {{"kind", d.reaches.kind}, {"name", d.reaches.name},
-                  {"change", definition_change_name(d.reaches.change)}};
+            {"depth", d.depth}});
+  const ReachedName& reaches = impact.reached[d.reaches];
+  j["reaches"] = {{"kind", reaches.kind}, {"name", reaches.name}, {"change", definition_change_name(reaches.change)}};
   ojson through = ojson::array();
-  for (const auto& s : d.through) through.push_back({{"kind", s.kind}, {"name", s.name}, {"path", s.path}});
+  for (const ImpactedDefinition* s : impact.through(d))
+    through.push_back({{"kind", s->kind}, {"name", s->name}, {"path", s->path}});
   j["through"] = std::move(through);
   return j;
 }
@@ -39,7 +40,7 @@ ojson impact_record(const ImpactedDefinition& d) {
 std::vector<ojson> plan_records(const ChangeImpact& impact) {
   std::vector<ojson> out;
   for (const auto& c : impact.changes) out.push_back(change_record(c));
-  for (const auto& d : impact.impacted) out.push_back(impact_record(d));
+  for (const auto& d : impact.impacted) out.push_back(impact_record(impact, d));
   if (impact.truncated != ImpactTruncation::none) {
     ojson t = json_record("Impact-Truncated");
     bool by_count = impact.truncated == ImpactTruncation::definitions;
