@@ -316,22 +316,24 @@ class ImpactWalk {
   // The definitions found, by depth then path, each naming the one before
   // it on its path; the strings are made here, once each.
   void emit(ChangeImpact& out) {
-    struct Place {
-      std::size_t depth, rank, found;
-    };
+    // found_ is in level order (take_level lists a level after the one
+    // before), so only each level needs sorting, and by path rank alone.
     std::vector<std::size_t> depth(found_.size()), listed_at(found_.size());
-    std::vector<Place> order(found_.size());
+    std::vector<std::pair<std::size_t, std::size_t>> order(found_.size());  // (path rank, index in found_)
     for (std::size_t f = 0; f < found_.size(); ++f) {
       depth[f] = found_[f].parent == kNone ? 1 : depth[found_[f].parent] + 1;
-      order[f] = {depth[f], path_rank(found_[f].id), f};
+      order[f] = {path_rank(found_[f].id), f};
     }
-    std::sort(order.begin(), order.end(), [](const Place& a, const Place& b) {
-      return a.depth != b.depth ? a.depth < b.depth : a.rank < b.rank;
-    });
+    for (std::size_t level = 0; level < order.size();) {
+      std::size_t end = level;
+      while (end < order.size() && depth[end] == depth[level]) ++end;
+      std::sort(order.begin() + level, order.begin() + end);
+      level = end;
+    }
     out.reached = std::move(roots_);
     out.impacted.reserve(order.size());
-    for (const Place& place : order) {
-      std::size_t f = place.found;
+    for (const auto& placed : order) {
+      std::size_t f = placed.second;
       const Node& n = found_node(f);
       listed_at[f] = out.impacted.size();
       ImpactedDefinition& d = out.impacted.emplace_back();
