@@ -22,16 +22,31 @@ ojson change_record(const DefinitionChange& c) {
   return j;
 }
 
+// A definition as {"kind", "name", "path"}.
+ojson step_record(const ImpactedDefinition& s) {
+  ojson j = ojson::object();
+  j["kind"] = s.kind;
+  j["name"] = s.name;
+  j["path"] = s.path;
+  return j;
+}
+
+// Members set one at a time: a change to a popular name makes thousands of
+// these, and initializer lists copy every value they hold.
 ojson impact_record(const ChangeImpact& impact, const ImpactedDefinition& d) {
   ojson j = json_record("impact");
-  j.update({{"kind", d.kind}, {"name", name_or_null(d.name)}, {"path", d.path}, {"changed", d.changed},
-            {"depth", d.depth}});
-  const ReachedName& reaches = impact.reached[d.reaches];
-  j["reaches"] = {{"kind", reaches.kind}, {"name", reaches.name}, {"change", definition_change_name(reaches.change)}};
-  ojson through = ojson::array();
-  for (const ImpactedDefinition* s : impact.through(d))
-    through.push_back({{"kind", s->kind}, {"name", s->name}, {"path", s->path}});
-  j["through"] = std::move(through);
+  j["kind"] = d.kind;
+  j["name"] = name_or_null(d.name);
+  j["path"] = d.path;
+  j["changed"] = d.changed;
+  j["depth"] = d.depth;
+  const ReachedName& reached = impact.reached[d.reaches];
+  ojson& reaches = j["reaches"] = ojson::object();
+  reaches["kind"] = reached.kind;
+  reaches["name"] = reached.name;
+  reaches["change"] = definition_change_name(reached.change);
+  ojson& through = j["through"] = ojson::array();
+  for (const ImpactedDefinition* s : impact.through(d)) through.push_back(step_record(*s));
   return j;
 }
 

@@ -2,6 +2,8 @@
 // libcheck/json_output.h and ws(7), JSON OUTPUT.
 #include "libcheck/json_output.h"
 
+#include <algorithm>
+
 #include <array>
 #include <utility>
 
@@ -43,6 +45,11 @@ struct Sidecars {
       return;
     }
     if (!v.is_array()) return;
+    // Most arrays hold objects or valid text: nothing to note, nothing made.
+    if (std::none_of(v.begin(), v.end(), [](const Json& e) {
+          return e.is_string() && !is_valid_utf8(e.template get_ref<const typename Json::string_t&>());
+        }))
+      return;
     Json list = Json::array();
     bool any = false;
     for (auto& e : v) {
