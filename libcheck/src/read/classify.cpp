@@ -80,27 +80,30 @@ std::vector<ClassRange> classify_csharp(std::string_view bytes, std::uint32_t be
   return out;
 }
 
+// The comments, keys and values of a parsed document; `is_key` (given the
+// node and whether it stands in a "key" field) and `is_value` say which
+// nodes are which, as the grammars name them differently.
+template <typename IsKey, typename IsValue>
+std::vector<ClassRange> classify_tree(const detail::Tree& tree, IsKey is_key, IsValue is_value) {
+  Ranges found;
+  detail::walk(ts_tree_root_node(tree.get()), [&](TSNode n, int, const char* field, bool&) {
+    const bool in_key_field = field && std::string_view(field) == "key";
+    if (is(n, "comment")) found.add(n, SyntaxClass::comment);
+    else if (is_key(n, in_key_field)) found.add(n, SyntaxClass::key);
+    else if (is_value(n)) found.add(n, SyntaxClass::value);
+    else return true;
+    return false;
+  });
+  return std::move(found.out);
+}
+
 std::vector<ClassRange> classify_json(std::string_view bytes, std::uint32_t begin) {
   detail::LineIndex lines(bytes);
   detail::Tree tree = detail::parse(detail::Grammar::json, bytes, begin, static_cast<std::uint32_t>(bytes.size()), lines);
   if (!tree) return {};
-  Ranges found;
-  detail::walk(ts_tree_root_node(tree.get()), [&](TSNode n, int, const char* field, bool&) {
-    if (is(n, "comment")) {
-      found.add(n, SyntaxClass::comment);
-      return false;
-    }
-    if (is(n, "string") && field && std::string_view(field) == "key") {
-      found.add(n, SyntaxClass::key);
-      return false;
-    }
-    if (is(n, "string") || is(n, "number") || is(n, "true") || is(n, "false") || is(n, "null")) {
-      found.add(n, SyntaxClass::value);
-      return false;
-    }
-    return true;
-  });
-  return std::move(found.out);
+  return classify_tree(
+      tree, [](TSNode n, bool in_key_field) { return in_key_field && is(n, "string"); },
+      [](TSNode n) { return is(n, "string") || is(n, "number") || is(n, "true") || is(n, "false") || is(n, "null"); });
 }
 
 std::vector<ClassRange> classify_markdown(std::string_view bytes, std::uint32_t begin) {
@@ -109,24 +112,12 @@ std::vector<ClassRange> classify_markdown(std::string_view bytes, std::uint32_t 
   detail::LineIndex lines(bytes);
   detail::Tree tree = detail::parse(detail::Grammar::yaml, bytes, fm.yaml_begin, fm.yaml_end, lines);
   if (!tree) return {};
-  Ranges found;
-  detail::walk(ts_tree_root_node(tree.get()), [&](TSNode n, int, const char* field, bool&) {
-    if (is(n, "comment")) {
-      found.add(n, SyntaxClass::comment);
-      return false;
-    }
-    if (field && std::string_view(field) == "key") {
-      found.add(n, SyntaxClass::key);
-      return false;
-    }
-    if (is(n, "plain_scalar") || is(n, "double_quote_scalar") || is(n, "single_quote_scalar") ||
-        is(n, "block_scalar")) {
-      found.add(n, SyntaxClass::value);
-      return false;
-    }
-    return true;
-  });
-  return std::move(found.out);
+  return classify_tree(
+      tree, [](TSNode, bool in_key_field) { return in_key_field; },
+      [](TSNode n) {
+        return is(n, "plain_scalar") || is(n, "double_quote_scalar") || is(n, "single_quote_scalar") ||
+               is(n, "block_scalar");
+      });
 }
 
 }  // namespace
