@@ -67,9 +67,7 @@ void add_repository_files(const TempRepo& repo) {
 }
 
 std::string seed(const TempRepo& repo, const std::string& config = "") {
-  wstest::copy_example_workspace(repo);
-  if (!config.empty()) repo.write(".ws/config.json", config);
-  return repo.commit_all("Support desk workspace");
+  return wstest::commit_example_workspace(repo, "Support desk workspace", config);
 }
 
 // `out` (records ending with `end`) without the secrets' records: git lists

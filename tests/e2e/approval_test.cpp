@@ -63,10 +63,7 @@ std::string stage(const TempRepo& repo, const std::string& message, Env env = {}
 std::string rev(const TempRepo& repo, const std::string& what) { return chomp(repo.git({"rev-parse", what})); }
 std::string id12(const std::string& id) { return id.substr(0, 12); }
 
-void seed_example(const TempRepo& repo) {
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("Support desk workspace");
-}
+void seed_example(const TempRepo& repo) { wstest::commit_example_workspace(repo, "Support desk workspace"); }
 
 // Every ref, one "name id" a line: what a refusal must leave as it was.
 std::string refs(const TempRepo& repo) {

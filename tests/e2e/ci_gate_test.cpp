@@ -26,8 +26,7 @@ struct History {
   std::string base, clean, breaking, fix;
 
   History() {
-    wstest::copy_example_workspace(repo);
-    base = repo.commit_all("Support desk workspace");
+    base = wstest::commit_example_workspace(repo, "Support desk workspace");
     repo.write("ai-tools/TLescalate01.cs", kEscalate);
     clean = repo.commit_all("Add an escalation tool");
     // Half a rename: the agent's own file only.

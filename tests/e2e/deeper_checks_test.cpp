@@ -22,9 +22,7 @@ namespace {
 
 // The example workspace, committed.
 void seed(const TempRepo& repo, const std::string& config = "") {
-  wstest::copy_example_workspace(repo);
-  if (!config.empty()) repo.write(".ws/config.json", config);
-  repo.commit_all("example workspace");
+  wstest::commit_example_workspace(repo, "example workspace", config);
 }
 
 // The example task with `cron` as its schedule.

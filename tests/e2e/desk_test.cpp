@@ -35,10 +35,7 @@ std::string untouched(const TempRepo& repo) {
          repo.git({"rev-parse", "HEAD"}) + repo.read(".git/index") + repo.git({"status", "--porcelain"});
 }
 
-void seed_example(const TempRepo& repo) {
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("Support desk workspace");
-}
+void seed_example(const TempRepo& repo) { wstest::commit_example_workspace(repo, "Support desk workspace"); }
 
 // Stages one more description of the billing agent.
 std::string stage_billing(const TempRepo& repo, const std::string& description, const std::string& message,

@@ -32,8 +32,7 @@ struct Diverged {
   std::string fork;
 
   Diverged() {
-    wstest::copy_example_workspace(repo);
-    fork = repo.commit_all("Support desk workspace");
+    fork = wstest::commit_example_workspace(repo, "Support desk workspace");
   }
   std::string on(const std::string& branch, const std::function<void()>& work, const std::string& message) {
     if (chomp(repo.git({"branch", "--list", branch})).empty()) repo.git({"branch", branch, fork});

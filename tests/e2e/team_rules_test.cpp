@@ -17,9 +17,7 @@ namespace {
 
 // The example workspace with `config` as its committed .ws/config.json.
 void seed(const TempRepo& repo, const std::string& config) {
-  wstest::copy_example_workspace(repo);
-  if (!config.empty()) repo.write(".ws/config.json", config);
-  repo.commit_all("example workspace");
+  wstest::commit_example_workspace(repo, "example workspace", config);
 }
 
 // A tool whose line 3 declares a local named like a root (WS014) and whose

@@ -23,10 +23,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // The example workspace, committed.
-void seed(const TempRepo& repo) {
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("example workspace");
-}
+void seed(const TempRepo& repo) { wstest::commit_example_workspace(repo, "example workspace"); }
 
 std::string replaced(std::string s, const std::string& from, const std::string& to) {
   auto at = s.find(from);

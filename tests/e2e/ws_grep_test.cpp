@@ -39,8 +39,7 @@ std::string in_git_order(const std::string& out) {
 }
 
 void seed_example(const TempRepo& repo) {
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("support desk");
+  wstest::commit_example_workspace(repo, "support desk");
 }
 
 const char* kProbe =

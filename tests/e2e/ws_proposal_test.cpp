@@ -33,8 +33,7 @@ std::string proposal_id(const RunResult& r) {
 }
 
 void seed_example(const TempRepo& repo) {
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("Support desk workspace");
+  wstest::commit_example_workspace(repo, "Support desk workspace");
 }
 
 bool fsck_clean(const TempRepo& repo) {

@@ -121,6 +121,11 @@ void copy_example_workspace(const TempRepo& repo) {
   fs::path src = fs::path(WS_SOURCE_DIR) / "examples" / "workspace";
   fs::copy(src, repo.path(), fs::copy_options::recursive | fs::copy_options::overwrite_existing);
 }
+std::string commit_example_workspace(const TempRepo& repo, const std::string& message, const std::string& config) {
+  copy_example_workspace(repo);
+  if (!config.empty()) repo.write(".ws/config.json", config);
+  return repo.commit_all(message);
+}
 std::string sorted_lines(const std::string& text) {
   auto v = lines(text);
   std::sort(v.begin(), v.end());

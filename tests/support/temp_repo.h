@@ -60,4 +60,9 @@ std::string sorted_lines(const std::string& text);
 namespace wstest {
 // Copies the bundled example workspace (examples/workspace) into `repo`.
 void copy_example_workspace(const TempRepo& repo);
+// Copies the example workspace into `repo`, with `config` as its
+// .ws/config.json unless it is empty, and commits it all with `message`:
+// the commit's id.
+std::string commit_example_workspace(const TempRepo& repo, const std::string& message,
+                                     const std::string& config = "");
 }  // namespace wstest
