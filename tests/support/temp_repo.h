@@ -65,4 +65,10 @@ void copy_example_workspace(const TempRepo& repo);
 // the commit's id.
 std::string commit_example_workspace(const TempRepo& repo, const std::string& message,
                                      const std::string& config = "");
+
+// Runs ws-build with `args` in `repo`, as ws() runs a tool: it must exit with
+// `status` and print `out` exactly, with nothing on stderr. Returns the run,
+// for the checks a test adds.
+RunResult check_build(const TempRepo& repo, const std::vector<std::string>& args, int status,
+                      const std::string& out);
 }  // namespace wstest
