@@ -51,6 +51,19 @@ std::vector<std::string> findings(const std::string& out) {
   return f;
 }
 
+// A workspace kind manifest for recipes/*.json, named by /name, with
+// `references` and `schema` as its JSON.
+std::string recipe_kind(const std::string& references, const std::string& schema) {
+  return "{\n"
+         "  \"kind\": \"recipe\",\n"
+         "  \"files\": \"recipes/*.json\",\n"
+         "  \"format\": \"json\",\n"
+         "  \"name\": \"/name\",\n"
+         "  \"references\": " + references + ",\n"
+         "  \"schema\": " + schema + "\n"
+         "}";
+}
+
 }  // namespace
 
 TEST_CASE("checks: each cron field's range and syntax is checked, exact lines", "[checks]") {
@@ -254,15 +267,11 @@ TEST_CASE("checks: hostile prompt names in a cycle come out escaped", "[checks]"
   TempRepo repo;
   seed(repo);
   // A workspace kind whose names are free text: no symbol, so no identifier rule.
-  repo.write(".ws/kinds/recipe.json", R"({
-  "kind": "recipe",
-  "files": "recipes/*.json",
-  "format": "json",
-  "name": "/name",
-  "references": [{"at": "/includes/*", "kind": "recipe", "acyclic": true}],
-  "schema": {"type": "object", "required": ["name"],
-             "properties": {"name": {"type": "string"}, "includes": {"type": "array", "items": {"type": "string"}}}}
-})");
+  repo.write(".ws/kinds/recipe.json",
+             recipe_kind(R"([{"at": "/includes/*", "kind": "recipe", "acyclic": true}])",
+                         R"({"type": "object", "required": ["name"],)" "\n"
+                         R"(             "properties": {"name": {"type": "string"}, )"
+                         R"("includes": {"type": "array", "items": {"type": "string"}}}})"));
   repo.write("recipes/a.json", "{\"name\": \"A\", \"includes\": []}\n");
   repo.write("recipes/b.json", "{\"name\": \"B\\u001b]0;owned\\u0007\\r\", \"includes\": [\"A\"]}\n");
   repo.commit_all("recipes");
@@ -286,14 +295,8 @@ TEST_CASE("checks: hostile prompt names in a cycle come out escaped", "[checks]"
 TEST_CASE("checks: a manifest's acyclic flag is refused off a reference of the kind to itself", "[checks]") {
   TempRepo repo;
   seed(repo);
-  repo.write(".ws/kinds/recipe.json", R"({
-  "kind": "recipe",
-  "files": "recipes/*.json",
-  "format": "json",
-  "name": "/name",
-  "references": [{"at": "/prompt", "kind": "prompt", "acyclic": true}],
-  "schema": {"type": "object"}
-})");
+  repo.write(".ws/kinds/recipe.json",
+             recipe_kind(R"([{"at": "/prompt", "kind": "prompt", "acyclic": true}])", R"({"type": "object"})"));
   auto r = ws("ws-build", {}, repo.path());
   CHECK(r.out == "");
   CHECK(r.err ==
