@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "support/billing_rename.h"
 #include "support/process.h"
 #include "support/temp_repo.h"
 
@@ -30,11 +31,9 @@ struct History {
     repo.write("ai-tools/TLescalate01.cs", kEscalate);
     clean = repo.commit_all("Add an escalation tool");
     // Half a rename: the agent's own file only.
-    repo.replace("agents/AGbilling01.json", "\"name\": \"Billing\"", "\"name\": \"Payments\"");
+    for (const auto& r : wstest::kRenameBilling) repo.replace(r.path, r.from, r.to);
     breaking = repo.commit_all("Rename the billing agent");
-    repo.replace("agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"Payments\"]");
-    repo.replace("access/grants/GTsupport01.json", "\"Billing\"", "\"Payments\"");
-    repo.replace("ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Payments");
+    for (const auto& r : wstest::kFollowBillingRename) repo.replace(r.path, r.from, r.to);
     fix = repo.commit_all("Follow the rename of the billing agent");
   }
 
@@ -46,25 +45,7 @@ struct History {
 };
 
 // The diagnostics of the half-done rename, clang style, as a pipeline log shows them.
-const std::string kBrokenDiagnostics =
-    "access/grants/GTsupport01.json:5:25: error[WS013]: unresolved reference to agent 'Billing'\n"
-    "  \"agents\": [\"Triage\", \"Billing\"]\n"
-    "                        ^~~~~~~\n"
-    "agents/AGbilling01.json:2:12: note: 'Billing' was renamed to 'Payments' in agents/AGbilling01.json\n"
-    "  \"name\": \"Payments\",\n"
-    "           ^~~~~~~~\n"
-    "agents/AGtriage01.json:8:17: error[WS013]: unresolved reference to agent 'Billing'\n"
-    "  \"handoffs\": [\"Billing\"]\n"
-    "                ^~~~~~~\n"
-    "agents/AGbilling01.json:2:12: note: 'Billing' was renamed to 'Payments' in agents/AGbilling01.json\n"
-    "  \"name\": \"Payments\",\n"
-    "           ^~~~~~~~\n"
-    "ai-tools/TLroute01.cs:8:18: error[WS013]: unresolved reference 'Agents.Billing'\n"
-    "    return await Agents.Billing.Handoff(ticket);\n"
-    "                 ^~~~~~~~~~~~~~\n"
-    "agents/AGbilling01.json:2:12: note: 'Billing' was renamed to 'Payments' in agents/AGbilling01.json\n"
-    "  \"name\": \"Payments\",\n"
-    "           ^~~~~~~~\n";
+const std::string& kBrokenDiagnostics = wstest::kHalfRenameDiagnostics;
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "support/billing_rename.h"
 #include "support/process.h"
 #include "support/temp_repo.h"
 
@@ -139,42 +140,20 @@ std::string seed(const Server& s) {
   return chomp(git_ok(w, {"rev-parse", "HEAD"}));
 }
 
-const std::vector<std::string> kBrokenDiagnostics = {
-    "access/grants/GTsupport01.json:5:25: error[WS013]: unresolved reference to agent 'Billing'",
-    "  \"agents\": [\"Triage\", \"Billing\"]",
-    "                        ^~~~~~~",
-    "agents/AGbilling01.json:2:12: note: 'Billing' was renamed to 'Payments' in agents/AGbilling01.json",
-    "  \"name\": \"Payments\",",
-    "           ^~~~~~~~",
-    "agents/AGtriage01.json:8:17: error[WS013]: unresolved reference to agent 'Billing'",
-    "  \"handoffs\": [\"Billing\"]",
-    "                ^~~~~~~",
-    "agents/AGbilling01.json:2:12: note: 'Billing' was renamed to 'Payments' in agents/AGbilling01.json",
-    "  \"name\": \"Payments\",",
-    "           ^~~~~~~~",
-    "ai-tools/TLroute01.cs:8:18: error[WS013]: unresolved reference 'Agents.Billing'",
-    "    return await Agents.Billing.Handoff(ticket);",
-    "                 ^~~~~~~~~~~~~~",
-    "agents/AGbilling01.json:2:12: note: 'Billing' was renamed to 'Payments' in agents/AGbilling01.json",
-    "  \"name\": \"Payments\",",
-    "           ^~~~~~~~",
-};
-
+// What the hook says refusing the half-done rename pushed to `ref`.
 std::vector<std::string> refusal(const std::string& ref, const std::string& summary) {
   std::vector<std::string> out{"ws-build: refusing " + ref + ": the changeset does not compile"};
-  out.insert(out.end(), kBrokenDiagnostics.begin(), kBrokenDiagnostics.end());
+  for (const auto& line : lines(wstest::kHalfRenameDiagnostics)) out.push_back(line);
   out.push_back(summary);
   return out;
 }
 
 void half_rename(const Client& c) {
-  c.replace("agents/AGbilling01.json", "\"name\": \"Billing\"", "\"name\": \"Payments\"");
+  for (const auto& r : wstest::kRenameBilling) c.replace(r.path, r.from, r.to);
 }
 
 void finish_rename(const Client& c) {
-  c.replace("agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"Payments\"]");
-  c.replace("access/grants/GTsupport01.json", "\"Billing\"", "\"Payments\"");
-  c.replace("ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Payments");
+  for (const auto& r : wstest::kFollowBillingRename) c.replace(r.path, r.from, r.to);
 }
 
 }  // namespace

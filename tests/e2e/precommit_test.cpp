@@ -8,6 +8,7 @@
 
 #include <filesystem>
 
+#include "support/billing_rename.h"
 #include "support/process.h"
 #include "support/temp_repo.h"
 
@@ -78,13 +79,11 @@ void make_workspace(const TempRepo& repo, const TempRepo& hooks, const std::stri
 }
 
 void half_rename(const TempRepo& repo) {
-  repo.replace("agents/AGbilling01.json", "\"name\": \"Billing\"", "\"name\": \"Payments\"");
+  for (const auto& r : wstest::kRenameBilling) repo.replace(r.path, r.from, r.to);
 }
 
 void finish_rename(const TempRepo& repo) {
-  repo.replace("agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"Payments\"]");
-  repo.replace("access/grants/GTsupport01.json", "\"Billing\"", "\"Payments\"");
-  repo.replace("ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Payments");
+  for (const auto& r : wstest::kFollowBillingRename) repo.replace(r.path, r.from, r.to);
 }
 
 std::string count(const TempRepo& repo) { return chomp(repo.git({"rev-list", "--count", "HEAD"})); }
