@@ -122,15 +122,22 @@ struct Client {
   }
 };
 
-// Seeds the server with the example workspace through a first push.
-std::string seed(const Server& s) {
-  TempDir work;
+// A new repository under `work` whose main is the example workspace in one
+// commit; its path.
+std::string example_repo(const TempDir& work) {
   std::string w = work.path() + "/seed";
   fs::create_directories(w);
   fs::copy(fs::path(WS_SOURCE_DIR) / "examples" / "workspace", w, fs::copy_options::recursive);
   git_ok(w, {"init", "-q", "-b", "main"});
   git_ok(w, {"add", "-A"});
   git_ok(w, {"commit", "-q", "-m", "Support desk workspace"});
+  return w;
+}
+
+// Seeds the server with the example workspace through a first push.
+std::string seed(const Server& s) {
+  TempDir work;
+  std::string w = example_repo(work);
   auto r = git_in(w, {"push", s.bare, "main"});
   INFO(r.err);
   REQUIRE(r.status == 0);
@@ -156,6 +163,26 @@ void finish_rename(const Client& c) {
   for (const auto& r : wstest::kFollowBillingRename) c.replace(r.path, r.from, r.to);
 }
 
+// Pushes `args` from `c`: the hook must accept the push, saying `said` and
+// nothing else.
+void check_accepted(const Client& c, const std::vector<std::string>& args, const std::string& said) {
+  auto r = c.push(args);
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(remote_lines(r.err) == std::vector<std::string>{said});
+}
+
+// Pushes `branch` from `c`, which holds the half rename: the hook must refuse
+// it with the rename's diagnostics and `summary`, and git must say so.
+RunResult check_refused(const Client& c, const std::string& branch, const std::string& summary) {
+  auto r = c.push({branch});
+  CHECK(r.status == 1);
+  CHECK(remote_lines(r.err) == refusal("refs/heads/" + branch, summary));
+  CHECK(r.err.find(" ! [remote rejected] " + branch + " -> " + branch + " (pre-receive hook declined)\n") !=
+        std::string::npos);
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("pre-receive: a clean push is accepted, a broken one refused with the diagnostics", "[pre-receive]") {
@@ -166,20 +193,13 @@ TEST_CASE("pre-receive: a clean push is accepted, a broken one refused with the 
 
   client.write("ai-tools/TLescalate01.cs", kEscalate);
   std::string clean = client.commit("Add an escalation tool");
-  auto accepted = client.push({"main"});
-  INFO(accepted.err);
-  CHECK(accepted.status == 0);
-  CHECK(remote_lines(accepted.err) ==
-        std::vector<std::string>{"ws-build: refs/heads/main: 1 file changed, compiled clean."});
+  check_accepted(client, {"main"}, "ws-build: refs/heads/main: 1 file changed, compiled clean.");
   CHECK(server.branch("main") == clean);
 
   half_rename(client);
   std::string broken = client.commit("Rename the billing agent");
-  auto refused = client.push({"main"});
-  CHECK(refused.status == 1);
+  auto refused = check_refused(client, "main", "3 errors in 3 files (1 file changed)");
   CHECK(refused.out == "");
-  CHECK(remote_lines(refused.err) == refusal("refs/heads/main", "3 errors in 3 files (1 file changed)"));
-  CHECK(refused.err.find(" ! [remote rejected] main -> main (pre-receive hook declined)\n") != std::string::npos);
   // The branch did not move, and the quarantined objects of the push are gone.
   CHECK(server.branch("main") == clean);
   CHECK_FALSE(server.has_object(broken));
@@ -187,11 +207,7 @@ TEST_CASE("pre-receive: a clean push is accepted, a broken one refused with the 
   // Finishing the rename on top makes the pushed range (break + fix) clean as a whole.
   finish_rename(client);
   std::string fixed = client.commit("Follow the rename of the billing agent");
-  auto repaired = client.push({"main"});
-  INFO(repaired.err);
-  CHECK(repaired.status == 0);
-  CHECK(remote_lines(repaired.err) ==
-        std::vector<std::string>{"ws-build: refs/heads/main: 4 files changed, compiled clean."});
+  check_accepted(client, {"main"}, "ws-build: refs/heads/main: 4 files changed, compiled clean.");
   CHECK(server.branch("main") == fixed);
   CHECK(chomp(git_ok(server.bare, {"rev-list", "--count", clean + ".." + fixed})) == "2");
   CHECK(git_in(server.bare, {"fsck", "--no-progress"}).status == 0);
@@ -207,11 +223,7 @@ TEST_CASE("pre-receive: a new branch answers for its own commits, deletions and 
   git_ok(client.path, {"checkout", "-q", "-b", "rename"});
   half_rename(client);
   std::string broken = client.commit("Rename the billing agent");
-  auto refused = client.push({"rename"});
-  CHECK(refused.status == 1);
-  CHECK(remote_lines(refused.err) == refusal("refs/heads/rename", "3 errors in 3 files (1 file changed)"));
-  CHECK(refused.err.find(" ! [remote rejected] rename -> rename (pre-receive hook declined)\n") !=
-        std::string::npos);
+  check_refused(client, "rename", "3 errors in 3 files (1 file changed)");
   CHECK(server.branch("rename") == "");
 
   // One refused ref refuses the whole push, the clean ref included.
@@ -223,11 +235,7 @@ TEST_CASE("pre-receive: a new branch answers for its own commits, deletions and 
 
   finish_rename(client);
   std::string fixed = client.commit("Follow the rename of the billing agent");
-  auto accepted = client.push({"rename"});
-  INFO(accepted.err);
-  CHECK(accepted.status == 0);
-  CHECK(remote_lines(accepted.err) ==
-        std::vector<std::string>{"ws-build: refs/heads/rename: 4 files changed, compiled clean."});
+  check_accepted(client, {"rename"}, "ws-build: refs/heads/rename: 4 files changed, compiled clean.");
   CHECK(server.branch("rename") == fixed);
   CHECK(server.branch("main") == seeded);
 
@@ -247,12 +255,7 @@ TEST_CASE("pre-receive: a new branch answers for its own commits, deletions and 
 TEST_CASE("pre-receive: the first push into an empty repository is checked whole", "[pre-receive]") {
   Server server;
   TempDir work;
-  std::string w = work.path() + "/seed";
-  fs::create_directories(w);
-  fs::copy(fs::path(WS_SOURCE_DIR) / "examples" / "workspace", w, fs::copy_options::recursive);
-  git_ok(w, {"init", "-q", "-b", "main"});
-  git_ok(w, {"add", "-A"});
-  git_ok(w, {"commit", "-q", "-m", "Support desk workspace"});
+  std::string w = example_repo(work);
   // The same half rename, but in the first and only commit: every definition
   // is checked, so the references are plain unresolved ones (WS010).
   std::string billing = w + "/agents/AGbilling01.json";
@@ -331,11 +334,7 @@ TEST_CASE("pre-receive: a force push is checked as the new tip replacing the old
   // The early clone replaces main: the tool calling Agents.Billing is gone
   // from what lands, so nothing is left broken.
   std::string new_tip = chomp(git_ok(early.path, {"rev-parse", "HEAD"}));
-  auto forced = early.push({"--force", "main"});
-  INFO(forced.err);
-  CHECK(forced.status == 0);
-  CHECK(remote_lines(forced.err) ==
-        std::vector<std::string>{"ws-build: refs/heads/main: 5 files changed, compiled clean."});
+  check_accepted(early, {"--force", "main"}, "ws-build: refs/heads/main: 5 files changed, compiled clean.");
   CHECK(server.branch("main") == new_tip);
   CHECK(git_in(server.bare, {"fsck", "--no-progress"}).status == 0);
 }
