@@ -36,10 +36,10 @@
 
 using wstest::chomp;
 using wstest::lines;
-using wstest::RunResult;
 using wstest::TempRepo;
 namespace fs = std::filesystem;
 
+using wstest::fsck_clean;
 using wstest::stage;
 using wstest::ws;
 namespace {
@@ -67,12 +67,6 @@ std::map<std::string, std::string> refs(const TempRepo& repo) {
 std::string get(const std::map<std::string, std::string>& m, const std::string& k) {
   auto it = m.find(k);
   return it == m.end() ? "" : it->second;
-}
-
-bool fsck_clean(const TempRepo& repo) {
-  auto r = repo.git_result({"fsck", "--strict", "--no-progress"});
-  INFO("git fsck --strict: " << r.out << r.err);
-  return r.status == 0 && r.err.find("error") == std::string::npos;
 }
 
 // How long a run of the tool takes here, so kills land anywhere inside one.
