@@ -29,15 +29,7 @@ const std::string kEscalate =
 wstest::RunOptions pusher_env(const std::string& cwd) {
   wstest::RunOptions o;
   o.cwd = cwd;
-  const char* path = std::getenv("PATH");
-  o.env = {{"PATH", std::string(WS_BIN_DIR) + ":" + (path ? path : "/usr/bin:/bin")},
-           {"WS_KINDS_DIR", std::string(WS_SOURCE_DIR) + "/schemas/kinds"},
-           {"GIT_AUTHOR_NAME", "Ada Author"},
-           {"GIT_AUTHOR_EMAIL", "ada@example.com"},
-           {"GIT_COMMITTER_NAME", "Carl Committer"},
-           {"GIT_COMMITTER_EMAIL", "carl@example.com"},
-           {"GIT_CONFIG_NOSYSTEM", "1"},
-           {"GIT_CONFIG_GLOBAL", "/dev/null"}};
+  o.env = wstest::hook_env();
   o.unset_env = {"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
                  "GIT_ALTERNATE_OBJECT_DIRECTORIES", "NO_COLOR", "WS_BUILD"};
   return o;

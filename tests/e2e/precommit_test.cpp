@@ -30,18 +30,11 @@ const std::string kHookLine = "ws-build (compile the staged workspace changeset)
 struct Sandbox {
   TempDir home;
   std::map<std::string, std::string> env() const {
-    const char* path = std::getenv("PATH");
-    return {{"PATH", std::string(WS_BIN_DIR) + ":" + (path ? path : "/usr/bin:/bin")},
-            {"WS_KINDS_DIR", std::string(WS_SOURCE_DIR) + "/schemas/kinds"},
-            {"HOME", home.path()},
-            {"PRE_COMMIT_HOME", home.path() + "/pre-commit"},
-            {"PRE_COMMIT_COLOR", "never"},
-            {"GIT_AUTHOR_NAME", "Ada Author"},
-            {"GIT_AUTHOR_EMAIL", "ada@example.com"},
-            {"GIT_COMMITTER_NAME", "Carl Committer"},
-            {"GIT_COMMITTER_EMAIL", "carl@example.com"},
-            {"GIT_CONFIG_NOSYSTEM", "1"},
-            {"GIT_CONFIG_GLOBAL", "/dev/null"}};
+    auto env = wstest::hook_env();
+    env["HOME"] = home.path();
+    env["PRE_COMMIT_HOME"] = home.path() + "/pre-commit";
+    env["PRE_COMMIT_COLOR"] = "never";
+    return env;
   }
   RunResult run(const std::vector<std::string>& argv, const std::string& cwd) const {
     wstest::RunOptions o;

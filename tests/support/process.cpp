@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -32,6 +33,18 @@ std::vector<std::string> environment(const RunOptions& options) {
   std::vector<std::string> env_strings;
   for (auto& [k, v] : env) env_strings.push_back(k + "=" + v);
   return env_strings;
+}
+
+std::map<std::string, std::string> hook_env() {
+  const char* path = std::getenv("PATH");
+  return {{"PATH", std::string(WS_BIN_DIR) + ":" + (path ? path : "/usr/bin:/bin")},
+          {"WS_KINDS_DIR", std::string(WS_SOURCE_DIR) + "/schemas/kinds"},
+          {"GIT_AUTHOR_NAME", "Ada Author"},
+          {"GIT_AUTHOR_EMAIL", "ada@example.com"},
+          {"GIT_COMMITTER_NAME", "Carl Committer"},
+          {"GIT_COMMITTER_EMAIL", "carl@example.com"},
+          {"GIT_CONFIG_NOSYSTEM", "1"},
+          {"GIT_CONFIG_GLOBAL", "/dev/null"}};
 }
 
 namespace {
