@@ -67,9 +67,7 @@ void add_repository_files(const TempRepo& repo) {
 }
 
 std::string seed(const TempRepo& repo, const std::string& config = "") {
-  wstest::copy_example_workspace(repo);
-  if (!config.empty()) repo.write(".ws/config.json", config);
-  return repo.commit_all("Support desk workspace");
+  return wstest::commit_example_workspace(repo, "Support desk workspace", config);
 }
 
 // `out` (records ending with `end`) without the secrets' records: git lists
@@ -89,6 +87,15 @@ std::vector<std::string> diagnostic_lines(const std::string& out) {
   for (const auto& l : lines(out))
     if (l.find("[WS0") != std::string::npos) v.push_back(l);
   return v;
+}
+
+// Builds `repo`, which must exit with `status` and report `expected` as its
+// diagnostics' first lines, in order; the run, for the checks a test adds.
+RunResult check_diagnostics(const TempRepo& repo, int status, const std::vector<std::string>& expected) {
+  auto r = ws(repo, "ws-build", {});
+  CHECK(r.status == status);
+  CHECK(diagnostic_lines(r.out) == expected);
+  return r;
 }
 
 const std::string kBrokenAgent = "{\n  \"name\": \"Broken\",\n  \"toosl\": []\n}\n";
@@ -136,9 +143,7 @@ TEST_CASE("adopt: an unknown top-level folder is a warning, a misfit in a kind's
   repo.write("agents/AGbroken01.json", kBrokenAgent);
   repo.write("access/README.md", "who gets what\n");
 
-  auto r = ws(repo, "ws-build", {});
-  CHECK(r.status == 1);
-  CHECK(diagnostic_lines(r.out) ==
+  auto r = check_diagnostics(repo, 1,
         std::vector<std::string>{
             "access/README.md: error[WS005]: file is in no kind's folder, though its top-level folder holds "
             "kinds' folders",
@@ -163,9 +168,7 @@ TEST_CASE("adopt: an unknown top-level folder is a warning, a misfit in a kind's
   seed(strict, "{\"unrouted\": \"error\"}\n");
   strict.write("scripts/deploy.sh", "#!/bin/sh\n");
   strict.write(".secrets/vault/API_KEY", "s3cr3t\n");
-  auto s = ws(strict, "ws-build", {});
-  CHECK(s.status == 1);
-  CHECK(diagnostic_lines(s.out) ==
+  auto s = check_diagnostics(strict, 1,
         std::vector<std::string>{
             ".secrets/vault/API_KEY: error[WS005]: file does not fit kind 'secret': its files are .secrets/*",
             "scripts/deploy.sh: error[WS005]: file is in no kind's folder, so nothing reads it",
@@ -186,9 +189,7 @@ TEST_CASE("adopt: the base's ignore globs silence files that are not definitions
   repo.write("agents/AGbroken01.json", kBrokenAgent);
   repo.write(".secrets/deep/KEY", "s3cr3t\n");
 
-  auto r = ws(repo, "ws-build", {});
-  CHECK(r.status == 1);
-  CHECK(diagnostic_lines(r.out) ==
+  auto r = check_diagnostics(repo, 1,
         std::vector<std::string>{
             ".secrets/deep/KEY: error[WS005]: file does not fit kind 'secret': its files are .secrets/*",
             "agents/AGbroken01.json:3:3: error[WS006]: unknown field 'toosl' in agent; allowed: description, "
@@ -213,9 +214,7 @@ TEST_CASE("adopt: an ignore glob a change adds does not hide the change's own fi
       "smuggled/run.sh: error[WS005]: file is in no kind's folder, so nothing reads it",
   };
 
-  auto build = ws(repo, "ws-build", {});
-  CHECK(build.status == 1);
-  CHECK(diagnostic_lines(build.out) == expected);
+  auto build = check_diagnostics(repo, 1, expected);
   CHECK(lines(build.out).back() == "2 errors in 2 files (18 files checked)");
   auto commit = ws(repo, "ws-commit", {"-m", "Ignore my own files"});
   CHECK(commit.status == 1);

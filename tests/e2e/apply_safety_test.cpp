@@ -21,10 +21,10 @@
 
 using wstest::chomp;
 using wstest::lines;
-using wstest::RunResult;
 using wstest::TempRepo;
 namespace fs = std::filesystem;
 
+using wstest::fsck_clean;
 using wstest::stage;
 using wstest::ws;
 namespace {
@@ -53,12 +53,6 @@ std::string file_bytes(const std::string& path) {
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
-}
-
-bool fsck_clean(const TempRepo& repo) {
-  auto r = repo.git_result({"fsck", "--strict", "--no-progress"});
-  INFO("git fsck --strict: " << r.out << r.err);
-  return r.status == 0 && r.err.find("error") == std::string::npos;
 }
 
 // Lock and temporary files under .git (objects aside), and the apply record.

@@ -63,10 +63,7 @@ std::string stage(const TempRepo& repo, const std::string& message, Env env = {}
 std::string rev(const TempRepo& repo, const std::string& what) { return chomp(repo.git({"rev-parse", what})); }
 std::string id12(const std::string& id) { return id.substr(0, 12); }
 
-void seed_example(const TempRepo& repo) {
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("Support desk workspace");
-}
+void seed_example(const TempRepo& repo) { wstest::commit_example_workspace(repo, "Support desk workspace"); }
 
 // Every ref, one "name id" a line: what a refusal must leave as it was.
 std::string refs(const TempRepo& repo) {
@@ -100,6 +97,15 @@ std::string tree_with(const TempRepo& repo, const std::string& commit, const std
   REQUIRE(tree.status == 0);
   std::filesystem::remove(repo.abs(".git/scratch-index"));
   return chomp(tree.out);
+}
+
+// Applies with `args` as ws() runs it, which must succeed: the run, for the
+// checks of its output a test adds.
+RunResult apply_ok(const TempRepo& repo, std::vector<std::string> args, Env env = {}) {
+  auto r = ws(repo, "ws-apply", std::move(args), std::move(env));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  return r;
 }
 
 bool fsck_clean(const TempRepo& repo) {
@@ -150,9 +156,7 @@ TEST_CASE("a --branch naming no branch is a usage error and creates nothing", "[
     CHECK(repo.git({"ls-files", "-s"}) == index);
   }
   CHECK(state_of(repo, id) == "current");
-  auto applied = ws(repo, "ws-apply", {id});
-  INFO(applied.err);
-  CHECK(applied.status == 0);
+  auto applied = apply_ok(repo, {id});
   CHECK(applied.out == "applied " + id + " to 'main' as " + rev(repo, "main") + "\n");
   CHECK(fsck_clean(repo));
 }
@@ -176,9 +180,7 @@ TEST_CASE("a proposal whose recorded branch is gone or is no branch is refused",
     CHECK(refs(repo) == before);
   }
   // Named elsewhere, it applies there.
-  auto there = ws(repo, "ws-apply", {"--branch", "main", id});
-  INFO(there.err);
-  CHECK(there.status == 0);
+  apply_ok(repo, {"--branch", "main", id});
   CHECK(rev(repo, "main^") == base);
 
   // A hand-made proposal recording a ref that is no branch.
@@ -208,9 +210,7 @@ TEST_CASE("a proposal whose recorded branch is gone or is no branch is refused",
       chomp(repo.git({"commit-tree", "-p", tip, "-m", "Short\n\nWs-Session: short\nWs-Branch: main", tree}));
   repo.git({"update-ref", "refs/ws/proposals/short", short_named});
   CHECK(state_of(repo, short_named) == "current");
-  auto r = ws(repo, "ws-apply", {short_named});
-  INFO(r.err);
-  CHECK(r.status == 0);
+  apply_ok(repo, {short_named});
   CHECK(rev(repo, "main^") == tip);
 }
 
@@ -222,9 +222,7 @@ TEST_CASE("only the unborn branch a proposal was staged on may be created", "[ap
   CHECK(elsewhere.status == 2);
   CHECK(elsewhere.err == "ws-apply: no branch 'other'; name an existing branch (see 'git branch')\n");
   CHECK(repo.git({"for-each-ref", "refs/heads/", "refs/ws/applied/"}) == "");
-  auto applied = ws(repo, "ws-apply", {id});
-  INFO(applied.err);
-  REQUIRE(applied.status == 0);
+  apply_ok(repo, {id});
   CHECK(repo.git({"rev-list", "main"}) == rev(repo, "main") + "\n");  // one root commit
   CHECK(rev(repo, "main^{tree}") == rev(repo, id + "^{tree}"));
   CHECK(rev(repo, "refs/ws/applied/" + id) == rev(repo, "main"));
@@ -256,9 +254,7 @@ TEST_CASE("with --branch, staleness is judged against the branch it lands on", "
   CHECK(refs(repo) == before);
   CHECK(repo.git({"show", "dev:skills/SKpolite01.md"}) == skill("Polite", "The dev version."));
   // On its own branch it is current.
-  auto applied = ws(repo, "ws-apply", {id});
-  INFO(applied.err);
-  CHECK(applied.status == 0);
+  apply_ok(repo, {id});
   CHECK(rev(repo, "dev") == dev);
 }
 
@@ -283,9 +279,7 @@ TEST_CASE("a forged Proposal-Id trailer changes no proposal's state", "[approval
   CHECK(r.status == 1);
   CHECK(r.err == "ws-apply: proposal " + id12(id) + " is stale: branch 'main' moved from " + id12(base) + " to " +
                      id12(forged) + " ('Sneaky'); none of its paths changed there, so --rebase can apply it\n");
-  auto rebased = ws(repo, "ws-apply", {"--rebase", id});
-  INFO(rebased.err);
-  REQUIRE(rebased.status == 0);
+  apply_ok(repo, {"--rebase", id});
   CHECK(rev(repo, "main^") == forged);
   CHECK(rev(repo, "refs/ws/applied/" + id) == rev(repo, "main"));
   CHECK(state_of(repo, id) == "applied");
@@ -300,16 +294,12 @@ TEST_CASE("a proposal whose message names another proposal does not mark it appl
   repo.remove("ai-tools/TLescalate01.cs");
   repo.write("skills/SKpolite01.md", skill("Polite", "Say please."));
   std::string evil = stage(repo, "Tidy\n\nProposal-Id: " + victim, {{"WS_SESSION", "evil"}});
-  auto applied = ws(repo, "ws-apply", {evil});
-  INFO(applied.err);
-  REQUIRE(applied.status == 0);
+  apply_ok(repo, {evil});
   CHECK(repo.git({"log", "-1", "--format=%B", "main"}) ==
         "Tidy\n\nProposal-Id: " + victim + "\n\nProposal-Id: " + evil +
             "\nApproved-by: Ada Approver <approver@example.com>\n\n");
   CHECK(state_of(repo, victim) == "stale");
-  auto again = ws(repo, "ws-apply", {"--rebase", victim});
-  INFO(again.err);
-  CHECK(again.status == 0);
+  apply_ok(repo, {"--rebase", victim});
   CHECK(rev(repo, "refs/ws/applied/" + victim) == rev(repo, "main"));
 }
 
@@ -318,9 +308,7 @@ TEST_CASE("the commit ws-apply makes records the approver in an Approved-by trai
   seed_example(repo);
   repo.write("ai-tools/TLescalate01.cs", kTool);
   std::string id = stage(repo, "Add an escalation tool");
-  auto applied = ws(repo, "ws-apply", {id}, {{"GIT_COMMITTER_NAME", "Bea Boss"}, {"GIT_COMMITTER_EMAIL", "bea@example.com"}});
-  INFO(applied.err);
-  REQUIRE(applied.status == 0);
+  apply_ok(repo, {id}, {{"GIT_COMMITTER_NAME", "Bea Boss"}, {"GIT_COMMITTER_EMAIL", "bea@example.com"}});
   CHECK(repo.git({"log", "-1", "--format=%an <%ae>|%cn <%ce>", "main"}) ==
         "Ada Author <ada@example.com>|Bea Boss <bea@example.com>\n");
   // git itself reads the trailers back.
@@ -393,9 +381,7 @@ TEST_CASE("a workspace may refuse an approver who is the author", "[approval]") 
   CHECK(refs(repo) == before);
   CHECK(state_of(repo, id) == "current");
 
-  auto other = ws(repo, "ws-apply", {id});
-  INFO(other.err);
-  CHECK(other.status == 0);
+  apply_ok(repo, {id});
   CHECK(rev(repo, "refs/ws/applied/" + id) == rev(repo, "main"));
 }
 
@@ -454,9 +440,7 @@ TEST_CASE("a proposal staged before the rule was turned on is checked against wh
   CHECK(r.status == 1);
   CHECK(r.err.rfind("ws-apply: proposal " + id12(id) + " refused: approver 'Ada Author <ada@example.com>' is its author", 0) == 0);
   CHECK(refs(repo) == before);
-  auto other = ws(repo, "ws-apply", {"--rebase", id});
-  INFO(other.err);
-  CHECK(other.status == 0);
+  apply_ok(repo, {"--rebase", id});
   CHECK(rev(repo, "main^") == tip);
 }
 
@@ -510,9 +494,7 @@ TEST_CASE("two worktrees' default sessions keep two proposals, both applied in t
   CHECK(lines(ws(repo, "ws-apply", {"--list", "--session", "default"}).out).size() == 2);
 
   // The main worktree's proposal first; the other then lands on main by --rebase.
-  auto first = ws(repo, "ws-apply", {main_id});
-  INFO(first.err);
-  REQUIRE(first.status == 0);
+  apply_ok(repo, {main_id});
   const std::string after_first = rev(repo, "main");
   auto stale = ws(repo, "ws-apply", {"--branch", "main", wt_id});
   CHECK(stale.status == 1);
@@ -527,9 +509,7 @@ TEST_CASE("two worktrees' default sessions keep two proposals, both applied in t
                              std::filesystem::canonical(repo.path()).string() +
                              "'; run ws-apply there, so that its index follows\n");
   CHECK(rev(repo, "main") == after_first);
-  auto second = ws(repo, "ws-apply", {"--branch", "main", "--rebase", wt_id});
-  INFO(second.err);
-  REQUIRE(second.status == 0);
+  apply_ok(repo, {"--branch", "main", "--rebase", wt_id});
   CHECK(rev(repo, "main^") == after_first);
   CHECK(repo.git({"diff-tree", "-r", "--name-status", base, "main"}) ==
         "A\tskills/SKkind01.md\nA\tskills/SKpolite01.md\n");

@@ -27,9 +27,7 @@ namespace {
 // The example workspace with `config` as its committed .ws/config.json
 // (none when empty); returns the commit.
 std::string seed(const TempRepo& repo, const std::string& config) {
-  wstest::copy_example_workspace(repo);
-  if (!config.empty()) repo.write(".ws/config.json", config);
-  return repo.commit_all("Support desk workspace");
+  return wstest::commit_example_workspace(repo, "Support desk workspace", config);
 }
 
 // A proposal of the working tree's changes written by hand: git's own index,

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "support/billing_rename.h"
 #include "support/process.h"
 #include "support/temp_repo.h"
 
@@ -26,16 +27,13 @@ struct History {
   std::string base, clean, breaking, fix;
 
   History() {
-    wstest::copy_example_workspace(repo);
-    base = repo.commit_all("Support desk workspace");
+    base = wstest::commit_example_workspace(repo, "Support desk workspace");
     repo.write("ai-tools/TLescalate01.cs", kEscalate);
     clean = repo.commit_all("Add an escalation tool");
     // Half a rename: the agent's own file only.
-    repo.replace("agents/AGbilling01.json", "\"name\": \"Billing\"", "\"name\": \"Payments\"");
+    for (const auto& r : wstest::kRenameBilling) repo.replace(r.path, r.from, r.to);
     breaking = repo.commit_all("Rename the billing agent");
-    repo.replace("agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"Payments\"]");
-    repo.replace("access/grants/GTsupport01.json", "\"Billing\"", "\"Payments\"");
-    repo.replace("ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Payments");
+    for (const auto& r : wstest::kFollowBillingRename) repo.replace(r.path, r.from, r.to);
     fix = repo.commit_all("Follow the rename of the billing agent");
   }
 
@@ -44,70 +42,44 @@ struct History {
     args.insert(args.end(), extra.begin(), extra.end());
     return wstest::ws("ws-build", args, repo.path());
   }
+
+  // Builds the range a..b, which must exit with `status` and report `out`
+  // exactly, with nothing on stderr.
+  RunResult check(const std::string& a, const std::string& b, int status, const std::string& out) const {
+    auto r = build(a, b);
+    CHECK(r.err == "");
+    CHECK(r.status == status);
+    CHECK(r.out == out);
+    return r;
+  }
 };
 
 // The diagnostics of the half-done rename, clang style, as a pipeline log shows them.
-const std::string kBrokenDiagnostics =
-    "access/grants/GTsupport01.json:5:25: error[WS013]: unresolved reference to agent 'Billing'\n"
-    "  \"agents\": [\"Triage\", \"Billing\"]\n"
-    "                        ^~~~~~~\n"
-    "agents/AGbilling01.json:2:12: note: 'Billing' was renamed to 'Payments' in agents/AGbilling01.json\n"
-    "  \"name\": \"Payments\",\n"
-    "           ^~~~~~~~\n"
-    "agents/AGtriage01.json:8:17: error[WS013]: unresolved reference to agent 'Billing'\n"
-    "  \"handoffs\": [\"Billing\"]\n"
-    "                ^~~~~~~\n"
-    "agents/AGbilling01.json:2:12: note: 'Billing' was renamed to 'Payments' in agents/AGbilling01.json\n"
-    "  \"name\": \"Payments\",\n"
-    "           ^~~~~~~~\n"
-    "ai-tools/TLroute01.cs:8:18: error[WS013]: unresolved reference 'Agents.Billing'\n"
-    "    return await Agents.Billing.Handoff(ticket);\n"
-    "                 ^~~~~~~~~~~~~~\n"
-    "agents/AGbilling01.json:2:12: note: 'Billing' was renamed to 'Payments' in agents/AGbilling01.json\n"
-    "  \"name\": \"Payments\",\n"
-    "           ^~~~~~~~\n";
+const std::string& kBrokenDiagnostics = wstest::kHalfRenameDiagnostics;
 
 }  // namespace
 
 TEST_CASE("CI gate: each commit of a history checked as its own range", "[ci]") {
   History h;
 
-  auto clean = h.build(h.base, h.clean);
-  CHECK(clean.err == "");
-  CHECK(clean.status == 0);
-  CHECK(clean.out == "1 file changed, compiled clean.\n");
+  h.check(h.base, h.clean, 0, "1 file changed, compiled clean.\n");
 
-  auto broken = h.build(h.clean, h.breaking);
-  CHECK(broken.err == "");
-  CHECK(broken.status == 1);
-  CHECK(broken.out == kBrokenDiagnostics + "3 errors in 3 files (1 file changed)\n");
+  h.check(h.clean, h.breaking, 1, kBrokenDiagnostics + "3 errors in 3 files (1 file changed)\n");
 
   // The fix, checked on its own against the broken base, is clean.
-  auto fix = h.build(h.breaking, h.fix);
-  CHECK(fix.err == "");
-  CHECK(fix.status == 0);
-  CHECK(fix.out == "3 files changed, compiled clean.\n");
+  h.check(h.breaking, h.fix, 0, "3 files changed, compiled clean.\n");
 }
 
 TEST_CASE("CI gate: a range of several commits is checked as one changeset", "[ci]") {
   History h;
 
   // A merge request that ends on the breaking commit is refused...
-  auto to_breaking = h.build(h.base, h.breaking);
-  CHECK(to_breaking.err == "");
-  CHECK(to_breaking.status == 1);
-  CHECK(to_breaking.out == kBrokenDiagnostics + "3 errors in 3 files (2 files changed)\n");
+  auto to_breaking = h.check(h.base, h.breaking, 1, kBrokenDiagnostics + "3 errors in 3 files (2 files changed)\n");
 
   // ...and one whose later commit repairs the earlier breakage is clean as a whole.
-  auto through_fix = h.build(h.clean, h.fix);
-  CHECK(through_fix.err == "");
-  CHECK(through_fix.status == 0);
-  CHECK(through_fix.out == "4 files changed, compiled clean.\n");
+  h.check(h.clean, h.fix, 0, "4 files changed, compiled clean.\n");
 
-  auto whole = h.build(h.base, h.fix);
-  CHECK(whole.err == "");
-  CHECK(whole.status == 0);
-  CHECK(whole.out == "5 files changed, compiled clean.\n");
+  h.check(h.base, h.fix, 0, "5 files changed, compiled clean.\n");
 
   // Revisions by any name git knows: a branch, HEAD~N.
   h.repo.git({"branch", "-q", "review", h.breaking});

@@ -83,8 +83,7 @@ struct Workspace {
   TempRepo repo;
 
   Workspace() {
-    wstest::copy_example_workspace(repo);
-    repo.commit_all("Support desk workspace");
+    wstest::commit_example_workspace(repo, "Support desk workspace");
     // A definition with the canary on a line that is also an error, so a
     // human report that read it would quote it.
     const std::string agent = "{\n  \"name\": \"Triage\",\n  \"description\": \"" + kOutside +

@@ -15,6 +15,7 @@
 #include "support/temp_repo.h"
 
 using wstest::lines;
+using wstest::check_build;
 using wstest::TempRepo;
 using wstest::ws;
 
@@ -22,9 +23,7 @@ namespace {
 
 // The example workspace, committed.
 void seed(const TempRepo& repo, const std::string& config = "") {
-  wstest::copy_example_workspace(repo);
-  if (!config.empty()) repo.write(".ws/config.json", config);
-  repo.commit_all("example workspace");
+  wstest::commit_example_workspace(repo, "example workspace", config);
 }
 
 // The example task with `cron` as its schedule.
@@ -50,6 +49,19 @@ std::vector<std::string> findings(const std::string& out) {
   for (const auto& l : lines(out))
     if (l.find(": error[") != std::string::npos || l.find(": warning[") != std::string::npos) f.push_back(l);
   return f;
+}
+
+// A workspace kind manifest for recipes/*.json, named by /name, with
+// `references` and `schema` as its JSON.
+std::string recipe_kind(const std::string& references, const std::string& schema) {
+  return "{\n"
+         "  \"kind\": \"recipe\",\n"
+         "  \"files\": \"recipes/*.json\",\n"
+         "  \"format\": \"json\",\n"
+         "  \"name\": \"/name\",\n"
+         "  \"references\": " + references + ",\n"
+         "  \"schema\": " + schema + "\n"
+         "}";
 }
 
 }  // namespace
@@ -115,10 +127,7 @@ TEST_CASE("checks: a valid cron of each form passes", "[checks]") {
         "0 0 * * 0-7"}) {
     INFO(cron);
     repo.write("tasks/TKdigest01.json", task_with(cron));
-    auto r = ws("ws-build", {}, repo.path());
-    CHECK(r.err == "");
-    CHECK(r.out == "1 file changed, compiled clean.\n");
-    CHECK(r.status == 0);
+    check_build(repo, {}, 0, "1 file changed, compiled clean.\n");
   }
 }
 
@@ -139,14 +148,11 @@ TEST_CASE("checks: a prompt that includes itself is a cycle", "[checks]") {
   TempRepo repo;
   seed(repo);
   repo.write("prompts/PRtone01.md", prompt("Tone", {"Tone"}));
-  auto r = ws("ws-build", {}, repo.path());
-  CHECK(r.err == "");
-  CHECK(r.out ==
+  check_build(repo, {}, 1,
         "prompts/PRtone01.md:3:12: error[WS025]: include cycle: Tone -> Tone\n"
         "includes: [Tone]\n"
         "           ^~~~\n"
         "1 error in 1 file (1 file changed)\n");
-  CHECK(r.status == 1);
 }
 
 TEST_CASE("checks: a 2-cycle is reported on the changed prompt and the unchanged one it closes", "[checks]") {
@@ -167,15 +173,10 @@ TEST_CASE("checks: a 2-cycle is reported on the changed prompt and the unchanged
   repo.write("prompts/PRtone01.md", prompt("Tone", {"BillingInstructions"}));
   for (const std::vector<std::string>& args : {std::vector<std::string>{}, {"--no-cache"}}) {
     INFO(args.size());
-    auto r = ws("ws-build", args, repo.path());
-    CHECK(r.err == "");
-    CHECK(r.out == expected);
-    CHECK(r.status == 1);
+    check_build(repo, args, 1, expected);
   }
   // A pathspec that leaves the change out reports nothing it closed.
-  auto scoped = ws("ws-build", {"agents"}, repo.path());
-  CHECK(scoped.out == "0 files changed, compiled clean.\n");
-  CHECK(scoped.status == 0);
+  check_build(repo, {"agents"}, 0, "0 files changed, compiled clean.\n");
 }
 
 TEST_CASE("checks: a 3-cycle closed by a change to an unchanged prompt's neighbour", "[checks]") {
@@ -199,17 +200,13 @@ TEST_CASE("checks: a 3-cycle closed by a change to an unchanged prompt's neighbo
       "           ^~~~~\n";
   for (const std::vector<std::string>& args : {std::vector<std::string>{}, {"--no-cache"}, {"--all"}}) {
     INFO(args.size());
-    auto r = ws("ws-build", args, repo.path());
-    CHECK(r.err == "");
-    CHECK(r.out == expected + (args == std::vector<std::string>{"--all"} ? "3 errors in 3 files (19 files checked)\n"
-                                                                         : "3 errors in 3 files (1 file changed)\n"));
-    CHECK(r.status == 1);
+    check_build(repo, args, 1,
+                expected + (args == std::vector<std::string>{"--all"} ? "3 errors in 3 files (19 files checked)\n"
+                                                                      : "3 errors in 3 files (1 file changed)\n"));
   }
   // Removing the include again ends the cycle.
   repo.write("prompts/PRextra01.md", prompt("Extra", {}));
-  auto clean = ws("ws-build", {}, repo.path());
-  CHECK(clean.out == "0 files changed, compiled clean.\n");
-  CHECK(clean.status == 0);
+  check_build(repo, {}, 0, "0 files changed, compiled clean.\n");
 }
 
 TEST_CASE("checks: a cycle the base already had is the audit's, not the change's", "[checks]") {
@@ -240,10 +237,7 @@ TEST_CASE("checks: a 10,000-long include chain, without a cycle and closed into 
   for (int i = 0; i < kChain; ++i)
     repo.write(file(i), prompt(name(i), i + 1 < kChain ? std::vector<std::string>{name(i + 1)} : std::vector<std::string>{}));
   auto start = std::chrono::steady_clock::now();
-  auto fresh = ws("ws-build", {}, repo.path());
-  CHECK(fresh.err == "");
-  CHECK(fresh.out == "10000 files changed, compiled clean.\n");
-  CHECK(fresh.status == 0);
+  check_build(repo, {}, 0, "10000 files changed, compiled clean.\n");
   repo.commit_all("a long chain");
   REQUIRE(ws("ws-build", {}, repo.path()).status == 0);
 
@@ -273,15 +267,11 @@ TEST_CASE("checks: hostile prompt names in a cycle come out escaped", "[checks]"
   TempRepo repo;
   seed(repo);
   // A workspace kind whose names are free text: no symbol, so no identifier rule.
-  repo.write(".ws/kinds/recipe.json", R"({
-  "kind": "recipe",
-  "files": "recipes/*.json",
-  "format": "json",
-  "name": "/name",
-  "references": [{"at": "/includes/*", "kind": "recipe", "acyclic": true}],
-  "schema": {"type": "object", "required": ["name"],
-             "properties": {"name": {"type": "string"}, "includes": {"type": "array", "items": {"type": "string"}}}}
-})");
+  repo.write(".ws/kinds/recipe.json",
+             recipe_kind(R"([{"at": "/includes/*", "kind": "recipe", "acyclic": true}])",
+                         R"({"type": "object", "required": ["name"],)" "\n"
+                         R"(             "properties": {"name": {"type": "string"}, )"
+                         R"("includes": {"type": "array", "items": {"type": "string"}}}})"));
   repo.write("recipes/a.json", "{\"name\": \"A\", \"includes\": []}\n");
   repo.write("recipes/b.json", "{\"name\": \"B\\u001b]0;owned\\u0007\\r\", \"includes\": [\"A\"]}\n");
   repo.commit_all("recipes");
@@ -305,14 +295,8 @@ TEST_CASE("checks: hostile prompt names in a cycle come out escaped", "[checks]"
 TEST_CASE("checks: a manifest's acyclic flag is refused off a reference of the kind to itself", "[checks]") {
   TempRepo repo;
   seed(repo);
-  repo.write(".ws/kinds/recipe.json", R"({
-  "kind": "recipe",
-  "files": "recipes/*.json",
-  "format": "json",
-  "name": "/name",
-  "references": [{"at": "/prompt", "kind": "prompt", "acyclic": true}],
-  "schema": {"type": "object"}
-})");
+  repo.write(".ws/kinds/recipe.json",
+             recipe_kind(R"([{"at": "/prompt", "kind": "prompt", "acyclic": true}])", R"({"type": "object"})"));
   auto r = ws("ws-build", {}, repo.path());
   CHECK(r.out == "");
   CHECK(r.err ==
@@ -326,14 +310,11 @@ TEST_CASE("checks: the rules config tunes WS024 and WS025 like any other code", 
   seed(repo, R"({"rules": {"WS024": "warning", "WS025": "off"}})");
   repo.write("tasks/TKdigest01.json", task_with("0 25 * * *"));
   repo.write("prompts/PRtone01.md", prompt("Tone", {"Tone"}));
-  auto r = ws("ws-build", {}, repo.path());
-  CHECK(r.err == "");
-  CHECK(r.out ==
+  check_build(repo, {}, 0,
         "tasks/TKdigest01.json:4:11: warning[WS024]: invalid cron '0 25 * * *': hour '25' is out of range 0-23\n"
         "  \"cron\": \"0 25 * * *\",\n"
         "          ^~~~~~~~~~~~\n"
         "2 files changed, compiled clean with 1 warning.\n");
-  CHECK(r.status == 0);
   auto strict = ws("ws-build", {"--werror"}, repo.path());
   CHECK(strict.status == 1);
 }
@@ -354,9 +335,7 @@ TEST_CASE("checks: an edge type's ends and an index's fields name what exists", 
   seed(repo);
   repo.replace("edge-types/EDraised01.json", "\"from\": \"Customer\"", "\"from\": \"Custmer\"");
   repo.replace("indexes/IXopen01.json", "\"OpenedAt\"", "\"OpenedOn\"");
-  auto r = ws("ws-build", {}, repo.path());
-  CHECK(r.err == "");
-  CHECK(r.out ==
+  check_build(repo, {}, 1,
         "edge-types/EDraised01.json:3:12: error[WS010]: unresolved reference to node type 'Custmer'\n"
         "  \"from\": \"Custmer\",\n"
         "           ^~~~~~~\n"
@@ -366,7 +345,6 @@ TEST_CASE("checks: an edge type's ends and an index's fields name what exists", 
         "                        ^~~~~~~~\n"
         "note: did you mean 'OpenedAt'?\n"
         "2 errors in 2 files (2 files changed)\n");
-  CHECK(r.status == 1);
 
   // An index on a node type that does not exist: reported once, at "node".
   repo.git({"checkout", "--", "."});

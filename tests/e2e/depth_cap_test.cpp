@@ -45,8 +45,7 @@ struct DeepProposal {
   TempRepo repo;
   std::string base, id, refused_path;
   DeepProposal() {
-    wstest::copy_example_workspace(repo);
-    base = repo.commit_all("example workspace");
+    base = wstest::commit_example_workspace(repo, "example workspace");
     std::string blob = wstest::write_blob(repo, "{\"name\": \"Deep\"}\n");
     std::string deep = wstest::write_nested_folders(repo, "d", kDeep, {"100644", "f.json", blob});
     std::string top = wstest::tree_with(repo, chomp(repo.git({"rev-parse", "HEAD^{tree}"})), "", {"40000", "deep", deep});
@@ -111,8 +110,7 @@ TEST_CASE("depth cap: a proposal 100,000 folders deep is refused promptly by --s
 TEST_CASE("depth cap: a tree exactly at the cap is walked, one level more is refused naming its path",
           "[depth-cap]") {
   TempRepo repo;
-  wstest::copy_example_workspace(repo);
-  std::string base = repo.commit_all("example workspace");
+  std::string base = wstest::commit_example_workspace(repo, "example workspace");
   std::string blob = wstest::write_blob(repo, "x\n");
   std::string root = chomp(repo.git({"rev-parse", "HEAD^{tree}"}));
   // 'deep' + 254 folders + the file: 256 components, the most a path may have.
@@ -144,8 +142,7 @@ namespace {
 // The example workspace committed, then `staged` staged under a same-length
 // stand-in name and renamed in the index by hand to `hostile`.
 void stage_as(const TempRepo& repo, const std::string& staged, const std::string& hostile) {
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("example workspace");
+  wstest::commit_example_workspace(repo, "example workspace");
   repo.write(staged, "{\"name\": \"Sneaky\"}\n");
   repo.git({"add", staged});
   repo.remove(staged);

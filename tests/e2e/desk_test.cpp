@@ -35,10 +35,7 @@ std::string untouched(const TempRepo& repo) {
          repo.git({"rev-parse", "HEAD"}) + repo.read(".git/index") + repo.git({"status", "--porcelain"});
 }
 
-void seed_example(const TempRepo& repo) {
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("Support desk workspace");
-}
+void seed_example(const TempRepo& repo) { wstest::commit_example_workspace(repo, "Support desk workspace"); }
 
 // Stages one more description of the billing agent.
 std::string stage_billing(const TempRepo& repo, const std::string& description, const std::string& message,
@@ -120,22 +117,18 @@ TEST_CASE("desk: a reason with control characters, too long, empty or missing is
     std::string err;
   };
   std::string long_reason(1001, 'x');
+  // The refusal of a reason that is not one line of text, which it quotes escaped.
+  auto not_text = [](const std::string& quoted) {
+    return "ws-apply: invalid reason '" + quoted +
+           "': a control character or bytes that are not UTF-8; write it as one line of text\n";
+  };
   std::vector<Case> cases = {
-      {{"--reject", id, "-m", "ok\x1b[2Jgone"},
-       "ws-apply: invalid reason 'ok\\x1b[2Jgone': a control character or bytes that are not UTF-8; write it as one "
-       "line of text\n"},
+      {{"--reject", id, "-m", "ok\x1b[2Jgone"}, not_text("ok\\x1b[2Jgone")},
       {{"--reject", id, "-m", "line one\nApproved-by: Eve <eve@example.com>"},
-       "ws-apply: invalid reason 'line one\\nApproved-by: Eve <eve@example.com>': a control character or bytes that "
-       "are not UTF-8; write it as one line of text\n"},
-      {{"--reject", id, "-m", "tab\there"},
-       "ws-apply: invalid reason 'tab\there': a control character or bytes that are not UTF-8; write it as one line "
-       "of text\n"},
-      {{"--reject", id, "-m", "rlo \xe2\x80\xae txt"},
-       "ws-apply: invalid reason 'rlo \\u202e txt': a control character or bytes that are not UTF-8; write it as one "
-       "line of text\n"},
-      {{"--reject", id, "-m", "bad \xff byte"},
-       "ws-apply: invalid reason 'bad \\xff byte': a control character or bytes that are not UTF-8; write it as one "
-       "line of text\n"},
+       not_text("line one\\nApproved-by: Eve <eve@example.com>")},
+      {{"--reject", id, "-m", "tab\there"}, not_text("tab\there")},
+      {{"--reject", id, "-m", "rlo \xe2\x80\xae txt"}, not_text("rlo \\u202e txt")},
+      {{"--reject", id, "-m", "bad \xff byte"}, not_text("bad \\xff byte")},
       {{"--reject", id, "-m", long_reason}, "ws-apply: reason is 1001 bytes, over the limit of 1000: say it in fewer words\n"},
       {{"--reject", id, "-m", "   "}, "ws-apply: empty reason: say why with -m REASON\n"},
       {{"--reject", id}, "ws-apply: say why with -m REASON: --reject records it\n"},

@@ -36,10 +36,10 @@
 
 using wstest::chomp;
 using wstest::lines;
-using wstest::RunResult;
 using wstest::TempRepo;
 namespace fs = std::filesystem;
 
+using wstest::fsck_clean;
 using wstest::stage;
 using wstest::ws;
 namespace {
@@ -52,6 +52,13 @@ void seed(const TempRepo& repo) {
   repo.write("agents/AGalpha.json", agent(-1));
   repo.write("ai-tools/TLlookup.cs", "// name: Lookup\nreturn await Agents.Alpha.Run();\n");
   repo.commit_all("seed");
+}
+
+// Seeds `repo` and stages round 1 of the agent with `message`: the proposal's id.
+std::string seed_and_stage(const TempRepo& repo, const std::string& message) {
+  seed(repo);
+  repo.write("agents/AGalpha.json", agent(1));
+  return stage(repo, message);
 }
 
 // Every ref, by name, in one git call.
@@ -67,12 +74,6 @@ std::map<std::string, std::string> refs(const TempRepo& repo) {
 std::string get(const std::map<std::string, std::string>& m, const std::string& k) {
   auto it = m.find(k);
   return it == m.end() ? "" : it->second;
-}
-
-bool fsck_clean(const TempRepo& repo) {
-  auto r = repo.git_result({"fsck", "--strict", "--no-progress"});
-  INFO("git fsck --strict: " << r.out << r.err);
-  return r.status == 0 && r.err.find("error") == std::string::npos;
 }
 
 // How long a run of the tool takes here, so kills land anywhere inside one.
@@ -174,9 +175,7 @@ TEST_CASE("fault: SIGKILL at random points of ws-commit leaves the proposal old 
 
 TEST_CASE("fault: a lock left by a killed git is named, and nothing is written past it", "[fault][lock]") {
   TempRepo repo;
-  seed(repo);
-  repo.write("agents/AGalpha.json", agent(1));
-  std::string id = stage(repo, "One");
+  std::string id = seed_and_stage(repo, "One");
   const std::string before = chomp(repo.git({"rev-parse", "main"}));
 
   // A real killed process: git update-ref --stdin locks the branch at
@@ -231,9 +230,7 @@ TEST_CASE("fault: a stale proposal-ref lock stops ws-commit with a clear message
   // already archived the previous proposal as superseded. Now it says what
   // ws-apply says for a locked branch, exit 1, before archiving anything.
   TempRepo repo;
-  seed(repo);
-  repo.write("agents/AGalpha.json", agent(1));
-  std::string first = stage(repo, "One");
+  std::string first = seed_and_stage(repo, "One");
   fs::create_directories(repo.abs(".git/refs/ws/proposals"));
   { std::ofstream(repo.abs(".git/refs/ws/proposals/default.lock")) << ""; }
   repo.write("agents/AGalpha.json", agent(2));
@@ -253,9 +250,7 @@ TEST_CASE("fault: a locked index after the branch moved is reported as applied, 
   // held the old bytes (a following `git commit` would quietly revert the
   // proposal). Now it reports the proposal applied and warns with the remedy.
   TempRepo repo;
-  seed(repo);
-  repo.write("agents/AGalpha.json", agent(1));
-  std::string id = stage(repo, "One");
+  std::string id = seed_and_stage(repo, "One");
   const std::string before = chomp(repo.git({"rev-parse", "main"}));
   { std::ofstream(repo.abs(".git/index.lock")) << ""; }
   auto r = ws(repo, "ws-apply", {id});
@@ -310,9 +305,7 @@ auto with_tmpdir(const std::string& dir, F f) {
 
 TEST_CASE("fault: a read-only object directory fails cleanly, nothing half-written", "[fault][readonly]") {
   TempRepo repo;
-  seed(repo);
-  repo.write("agents/AGalpha.json", agent(1));
-  std::string id = stage(repo, "Staged before the objects went read-only");
+  std::string id = seed_and_stage(repo, "Staged before the objects went read-only");
   const std::string head = chomp(repo.git({"rev-parse", "main"}));
   const std::string objects = repo.abs(".git/objects");
   Mount ro{objects};
@@ -432,9 +425,7 @@ TEST_CASE("fault: a full disk fails cleanly at every fill level, and recovers", 
   SmallDisk disk;
   if (!disk.open()) return;
   TempRepo& repo = *disk.repo;
-  seed(repo);
-  repo.write("agents/AGalpha.json", agent(1));
-  std::string id = stage(repo, "Staged while there was room");
+  std::string id = seed_and_stage(repo, "Staged while there was room");
   const std::string head = chomp(repo.git({"rev-parse", "main"}));
   const std::string big = big_agent();
   int levels = 0;

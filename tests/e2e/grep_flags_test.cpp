@@ -12,7 +12,6 @@
 
 using wstest::lines;
 using wstest::rg;
-using wstest::RunResult;
 using wstest::same_as_rg;
 using wstest::without_dot_slash;
 using wstest::ws_grep;

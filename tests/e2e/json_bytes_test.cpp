@@ -79,9 +79,7 @@ RunResult ws(const TempRepo& repo, const std::string& tool, const std::vector<st
 // The example workspace, with unrouted files allowed (`unrouted`) so that a
 // file outside the kind folders can be proposed.
 void seed(const TempRepo& repo, bool unrouted = true) {
-  wstest::copy_example_workspace(repo);
-  if (unrouted) repo.write(".ws/config.json", "{\"unrouted\": \"ignore\"}\n");
-  repo.commit_all("example workspace");
+  wstest::commit_example_workspace(repo, "example workspace", unrouted ? "{\"unrouted\": \"ignore\"}\n" : "");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <map>
 
+#include "support/billing_rename.h"
 #include "support/hand_made.h"
 #include "support/process.h"
 #include "support/temp_repo.h"
@@ -32,8 +33,7 @@ struct Diverged {
   std::string fork;
 
   Diverged() {
-    wstest::copy_example_workspace(repo);
-    fork = repo.commit_all("Support desk workspace");
+    fork = wstest::commit_example_workspace(repo, "Support desk workspace");
   }
   std::string on(const std::string& branch, const std::function<void()>& work, const std::string& message) {
     if (chomp(repo.git({"branch", "--list", branch})).empty()) repo.git({"branch", branch, fork});
@@ -45,10 +45,8 @@ struct Diverged {
   }
   // The whole rename of the billing agent, every referrer followed.
   void rename_billing() {
-    repo.replace("agents/AGbilling01.json", "\"name\": \"Billing\"", "\"name\": \"Payments\"");
-    repo.replace("agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"Payments\"]");
-    repo.replace("access/grants/GTsupport01.json", "\"Billing\"", "\"Payments\"");
-    repo.replace("ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Payments");
+    for (const auto& r : wstest::kRenameBilling) repo.replace(r.path, r.from, r.to);
+    for (const auto& r : wstest::kFollowBillingRename) repo.replace(r.path, r.from, r.to);
   }
   RunResult build(std::vector<std::string> args) const { return wstest::ws("ws-build", args, repo.path()); }
   // Everything a check must leave as it was.

@@ -71,8 +71,7 @@ struct MountedWorkspace {
   TempRepo repo;
 
   MountedWorkspace() {
-    wstest::copy_example_workspace(repo);
-    repo.commit_all("Support desk workspace");
+    wstest::commit_example_workspace(repo, "Support desk workspace");
     write_file(outside / "AGcanary01.json",
                "{\n  \"name\": \"" + kCanary + "\",\n  \"description\": \"" + kCanary + "\"\n}\n");
     fs::create_directories(repo.abs("agents/mnt"));
@@ -204,8 +203,7 @@ TEST_CASE("home: the password database's home is refused when HOME is unset", "[
   }
   const std::string home = fs::canonical(pw->pw_dir).string();
   TempRepo repo;
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("Support desk workspace");
+  wstest::commit_example_workspace(repo, "Support desk workspace");
   const std::string mounts = "mount --bind \"$1\" '" + home + "'";
   const std::string refused = "ws-ls: refused workspace root '" + home +
                               "': it is the home directory; run inside a repository below it\n";

@@ -99,8 +99,7 @@ std::map<std::string, std::vector<std::string>> every_record_type(const TempRepo
 
 TEST_CASE("output contract: every tool writes every record type of its schema, and no other", "[json-output]") {
   TempRepo repo;
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("example workspace");
+  wstest::commit_example_workspace(repo, "example workspace");
   auto outputs = every_record_type(repo);
   for (const auto& tool : kTools) {
     INFO(tool);
@@ -131,8 +130,7 @@ TEST_CASE("output contract: every tool writes every record type of its schema, a
 TEST_CASE("output contract: a record without type, of another version, or with a field its schema lacks is refused",
           "[json-output]") {
   TempRepo repo;
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("example workspace");
+  wstest::commit_example_workspace(repo, "example workspace");
   auto ls = ws(repo, "ws-ls", {"--json", "agents/AGtriage01.json"});
   REQUIRE(ls.status == 0);
   REQUIRE(wstest::output_problems("ws-ls", ls.out) == "");
@@ -198,8 +196,7 @@ TEST_CASE("output contract: the schemas are draft-07 and accept what the tools w
     return;
   }
   TempRepo repo;
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("example workspace");
+  wstest::commit_example_workspace(repo, "example workspace");
   auto outputs = every_record_type(repo);
   // Python's jsonschema checks each schema against the draft-07 meta-schema,
   // then every record against its tool's schema, and a record with an
@@ -265,8 +262,7 @@ TEST_CASE("output contract: docs/ci.md's jq recipe lists the errors and refuses 
     return;
   }
   TempRepo repo;
-  wstest::copy_example_workspace(repo);
-  std::string base = repo.commit_all("example workspace");
+  std::string base = wstest::commit_example_workspace(repo, "example workspace");
   repo.write("agents/AGnew01.json", "{\"name\": \"New\", \"tools\": [\"LookupCustomer\"]}\n");
   repo.commit_all("a clean change");
   auto clean = run_recipe(repo, base);

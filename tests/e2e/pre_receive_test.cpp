@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "support/billing_rename.h"
 #include "support/process.h"
 #include "support/temp_repo.h"
 
@@ -28,15 +29,7 @@ const std::string kEscalate =
 wstest::RunOptions pusher_env(const std::string& cwd) {
   wstest::RunOptions o;
   o.cwd = cwd;
-  const char* path = std::getenv("PATH");
-  o.env = {{"PATH", std::string(WS_BIN_DIR) + ":" + (path ? path : "/usr/bin:/bin")},
-           {"WS_KINDS_DIR", std::string(WS_SOURCE_DIR) + "/schemas/kinds"},
-           {"GIT_AUTHOR_NAME", "Ada Author"},
-           {"GIT_AUTHOR_EMAIL", "ada@example.com"},
-           {"GIT_COMMITTER_NAME", "Carl Committer"},
-           {"GIT_COMMITTER_EMAIL", "carl@example.com"},
-           {"GIT_CONFIG_NOSYSTEM", "1"},
-           {"GIT_CONFIG_GLOBAL", "/dev/null"}};
+  o.env = wstest::hook_env();
   o.unset_env = {"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
                  "GIT_ALTERNATE_OBJECT_DIRECTORIES", "NO_COLOR", "WS_BUILD"};
   return o;
@@ -121,15 +114,22 @@ struct Client {
   }
 };
 
-// Seeds the server with the example workspace through a first push.
-std::string seed(const Server& s) {
-  TempDir work;
+// A new repository under `work` whose main is the example workspace in one
+// commit; its path.
+std::string example_repo(const TempDir& work) {
   std::string w = work.path() + "/seed";
   fs::create_directories(w);
   fs::copy(fs::path(WS_SOURCE_DIR) / "examples" / "workspace", w, fs::copy_options::recursive);
   git_ok(w, {"init", "-q", "-b", "main"});
   git_ok(w, {"add", "-A"});
   git_ok(w, {"commit", "-q", "-m", "Support desk workspace"});
+  return w;
+}
+
+// Seeds the server with the example workspace through a first push.
+std::string seed(const Server& s) {
+  TempDir work;
+  std::string w = example_repo(work);
   auto r = git_in(w, {"push", s.bare, "main"});
   INFO(r.err);
   REQUIRE(r.status == 0);
@@ -139,42 +139,40 @@ std::string seed(const Server& s) {
   return chomp(git_ok(w, {"rev-parse", "HEAD"}));
 }
 
-const std::vector<std::string> kBrokenDiagnostics = {
-    "access/grants/GTsupport01.json:5:25: error[WS013]: unresolved reference to agent 'Billing'",
-    "  \"agents\": [\"Triage\", \"Billing\"]",
-    "                        ^~~~~~~",
-    "agents/AGbilling01.json:2:12: note: 'Billing' was renamed to 'Payments' in agents/AGbilling01.json",
-    "  \"name\": \"Payments\",",
-    "           ^~~~~~~~",
-    "agents/AGtriage01.json:8:17: error[WS013]: unresolved reference to agent 'Billing'",
-    "  \"handoffs\": [\"Billing\"]",
-    "                ^~~~~~~",
-    "agents/AGbilling01.json:2:12: note: 'Billing' was renamed to 'Payments' in agents/AGbilling01.json",
-    "  \"name\": \"Payments\",",
-    "           ^~~~~~~~",
-    "ai-tools/TLroute01.cs:8:18: error[WS013]: unresolved reference 'Agents.Billing'",
-    "    return await Agents.Billing.Handoff(ticket);",
-    "                 ^~~~~~~~~~~~~~",
-    "agents/AGbilling01.json:2:12: note: 'Billing' was renamed to 'Payments' in agents/AGbilling01.json",
-    "  \"name\": \"Payments\",",
-    "           ^~~~~~~~",
-};
-
+// What the hook says refusing the half-done rename pushed to `ref`.
 std::vector<std::string> refusal(const std::string& ref, const std::string& summary) {
   std::vector<std::string> out{"ws-build: refusing " + ref + ": the changeset does not compile"};
-  out.insert(out.end(), kBrokenDiagnostics.begin(), kBrokenDiagnostics.end());
+  for (const auto& line : lines(wstest::kHalfRenameDiagnostics)) out.push_back(line);
   out.push_back(summary);
   return out;
 }
 
 void half_rename(const Client& c) {
-  c.replace("agents/AGbilling01.json", "\"name\": \"Billing\"", "\"name\": \"Payments\"");
+  for (const auto& r : wstest::kRenameBilling) c.replace(r.path, r.from, r.to);
 }
 
 void finish_rename(const Client& c) {
-  c.replace("agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"Payments\"]");
-  c.replace("access/grants/GTsupport01.json", "\"Billing\"", "\"Payments\"");
-  c.replace("ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Payments");
+  for (const auto& r : wstest::kFollowBillingRename) c.replace(r.path, r.from, r.to);
+}
+
+// Pushes `args` from `c`: the hook must accept the push, saying `said` and
+// nothing else.
+void check_accepted(const Client& c, const std::vector<std::string>& args, const std::string& said) {
+  auto r = c.push(args);
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(remote_lines(r.err) == std::vector<std::string>{said});
+}
+
+// Pushes `branch` from `c`, which holds the half rename: the hook must refuse
+// it with the rename's diagnostics and `summary`, and git must say so.
+RunResult check_refused(const Client& c, const std::string& branch, const std::string& summary) {
+  auto r = c.push({branch});
+  CHECK(r.status == 1);
+  CHECK(remote_lines(r.err) == refusal("refs/heads/" + branch, summary));
+  CHECK(r.err.find(" ! [remote rejected] " + branch + " -> " + branch + " (pre-receive hook declined)\n") !=
+        std::string::npos);
+  return r;
 }
 
 }  // namespace
@@ -187,20 +185,13 @@ TEST_CASE("pre-receive: a clean push is accepted, a broken one refused with the 
 
   client.write("ai-tools/TLescalate01.cs", kEscalate);
   std::string clean = client.commit("Add an escalation tool");
-  auto accepted = client.push({"main"});
-  INFO(accepted.err);
-  CHECK(accepted.status == 0);
-  CHECK(remote_lines(accepted.err) ==
-        std::vector<std::string>{"ws-build: refs/heads/main: 1 file changed, compiled clean."});
+  check_accepted(client, {"main"}, "ws-build: refs/heads/main: 1 file changed, compiled clean.");
   CHECK(server.branch("main") == clean);
 
   half_rename(client);
   std::string broken = client.commit("Rename the billing agent");
-  auto refused = client.push({"main"});
-  CHECK(refused.status == 1);
+  auto refused = check_refused(client, "main", "3 errors in 3 files (1 file changed)");
   CHECK(refused.out == "");
-  CHECK(remote_lines(refused.err) == refusal("refs/heads/main", "3 errors in 3 files (1 file changed)"));
-  CHECK(refused.err.find(" ! [remote rejected] main -> main (pre-receive hook declined)\n") != std::string::npos);
   // The branch did not move, and the quarantined objects of the push are gone.
   CHECK(server.branch("main") == clean);
   CHECK_FALSE(server.has_object(broken));
@@ -208,11 +199,7 @@ TEST_CASE("pre-receive: a clean push is accepted, a broken one refused with the 
   // Finishing the rename on top makes the pushed range (break + fix) clean as a whole.
   finish_rename(client);
   std::string fixed = client.commit("Follow the rename of the billing agent");
-  auto repaired = client.push({"main"});
-  INFO(repaired.err);
-  CHECK(repaired.status == 0);
-  CHECK(remote_lines(repaired.err) ==
-        std::vector<std::string>{"ws-build: refs/heads/main: 4 files changed, compiled clean."});
+  check_accepted(client, {"main"}, "ws-build: refs/heads/main: 4 files changed, compiled clean.");
   CHECK(server.branch("main") == fixed);
   CHECK(chomp(git_ok(server.bare, {"rev-list", "--count", clean + ".." + fixed})) == "2");
   CHECK(git_in(server.bare, {"fsck", "--no-progress"}).status == 0);
@@ -228,11 +215,7 @@ TEST_CASE("pre-receive: a new branch answers for its own commits, deletions and 
   git_ok(client.path, {"checkout", "-q", "-b", "rename"});
   half_rename(client);
   std::string broken = client.commit("Rename the billing agent");
-  auto refused = client.push({"rename"});
-  CHECK(refused.status == 1);
-  CHECK(remote_lines(refused.err) == refusal("refs/heads/rename", "3 errors in 3 files (1 file changed)"));
-  CHECK(refused.err.find(" ! [remote rejected] rename -> rename (pre-receive hook declined)\n") !=
-        std::string::npos);
+  check_refused(client, "rename", "3 errors in 3 files (1 file changed)");
   CHECK(server.branch("rename") == "");
 
   // One refused ref refuses the whole push, the clean ref included.
@@ -244,11 +227,7 @@ TEST_CASE("pre-receive: a new branch answers for its own commits, deletions and 
 
   finish_rename(client);
   std::string fixed = client.commit("Follow the rename of the billing agent");
-  auto accepted = client.push({"rename"});
-  INFO(accepted.err);
-  CHECK(accepted.status == 0);
-  CHECK(remote_lines(accepted.err) ==
-        std::vector<std::string>{"ws-build: refs/heads/rename: 4 files changed, compiled clean."});
+  check_accepted(client, {"rename"}, "ws-build: refs/heads/rename: 4 files changed, compiled clean.");
   CHECK(server.branch("rename") == fixed);
   CHECK(server.branch("main") == seeded);
 
@@ -268,12 +247,7 @@ TEST_CASE("pre-receive: a new branch answers for its own commits, deletions and 
 TEST_CASE("pre-receive: the first push into an empty repository is checked whole", "[pre-receive]") {
   Server server;
   TempDir work;
-  std::string w = work.path() + "/seed";
-  fs::create_directories(w);
-  fs::copy(fs::path(WS_SOURCE_DIR) / "examples" / "workspace", w, fs::copy_options::recursive);
-  git_ok(w, {"init", "-q", "-b", "main"});
-  git_ok(w, {"add", "-A"});
-  git_ok(w, {"commit", "-q", "-m", "Support desk workspace"});
+  std::string w = example_repo(work);
   // The same half rename, but in the first and only commit: every definition
   // is checked, so the references are plain unresolved ones (WS010).
   std::string billing = w + "/agents/AGbilling01.json";
@@ -352,11 +326,7 @@ TEST_CASE("pre-receive: a force push is checked as the new tip replacing the old
   // The early clone replaces main: the tool calling Agents.Billing is gone
   // from what lands, so nothing is left broken.
   std::string new_tip = chomp(git_ok(early.path, {"rev-parse", "HEAD"}));
-  auto forced = early.push({"--force", "main"});
-  INFO(forced.err);
-  CHECK(forced.status == 0);
-  CHECK(remote_lines(forced.err) ==
-        std::vector<std::string>{"ws-build: refs/heads/main: 5 files changed, compiled clean."});
+  check_accepted(early, {"--force", "main"}, "ws-build: refs/heads/main: 5 files changed, compiled clean.");
   CHECK(server.branch("main") == new_tip);
   CHECK(git_in(server.bare, {"fsck", "--no-progress"}).status == 0);
 }

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 
+#include "support/billing_rename.h"
 #include "support/process.h"
 #include "support/temp_repo.h"
 
@@ -29,18 +30,11 @@ const std::string kHookLine = "ws-build (compile the staged workspace changeset)
 struct Sandbox {
   TempDir home;
   std::map<std::string, std::string> env() const {
-    const char* path = std::getenv("PATH");
-    return {{"PATH", std::string(WS_BIN_DIR) + ":" + (path ? path : "/usr/bin:/bin")},
-            {"WS_KINDS_DIR", std::string(WS_SOURCE_DIR) + "/schemas/kinds"},
-            {"HOME", home.path()},
-            {"PRE_COMMIT_HOME", home.path() + "/pre-commit"},
-            {"PRE_COMMIT_COLOR", "never"},
-            {"GIT_AUTHOR_NAME", "Ada Author"},
-            {"GIT_AUTHOR_EMAIL", "ada@example.com"},
-            {"GIT_COMMITTER_NAME", "Carl Committer"},
-            {"GIT_COMMITTER_EMAIL", "carl@example.com"},
-            {"GIT_CONFIG_NOSYSTEM", "1"},
-            {"GIT_CONFIG_GLOBAL", "/dev/null"}};
+    auto env = wstest::hook_env();
+    env["HOME"] = home.path();
+    env["PRE_COMMIT_HOME"] = home.path() + "/pre-commit";
+    env["PRE_COMMIT_COLOR"] = "never";
+    return env;
   }
   RunResult run(const std::vector<std::string>& argv, const std::string& cwd) const {
     wstest::RunOptions o;
@@ -78,13 +72,11 @@ void make_workspace(const TempRepo& repo, const TempRepo& hooks, const std::stri
 }
 
 void half_rename(const TempRepo& repo) {
-  repo.replace("agents/AGbilling01.json", "\"name\": \"Billing\"", "\"name\": \"Payments\"");
+  for (const auto& r : wstest::kRenameBilling) repo.replace(r.path, r.from, r.to);
 }
 
 void finish_rename(const TempRepo& repo) {
-  repo.replace("agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"Payments\"]");
-  repo.replace("access/grants/GTsupport01.json", "\"Billing\"", "\"Payments\"");
-  repo.replace("ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Payments");
+  for (const auto& r : wstest::kFollowBillingRename) repo.replace(r.path, r.from, r.to);
 }
 
 std::string count(const TempRepo& repo) { return chomp(repo.git({"rev-list", "--count", "HEAD"})); }

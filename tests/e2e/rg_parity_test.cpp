@@ -18,7 +18,6 @@
 
 using wstest::lines;
 using wstest::rg;
-using wstest::RunResult;
 using wstest::same_as_rg;
 using wstest::without_dot_slash;
 using wstest::ws_grep;
@@ -85,8 +84,7 @@ TEST_CASE("ws-grep does not count a leading byte-order mark as text of line 1, a
 
 TEST_CASE("ws-grep --ref positions in a file with a BOM count from after it", "[rg-parity]") {
   TempRepo repo;
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("support desk");
+  wstest::commit_example_workspace(repo, "support desk");
   auto before = ws_grep(repo, {"--json", "--ref", "Agents.Billing", "ai-tools/TLroute01.cs"});
   repo.write("ai-tools/TLroute01.cs", kBom + repo.read("ai-tools/TLroute01.cs"));
   auto after = ws_grep(repo, {"--json", "--ref", "Agents.Billing", "ai-tools/TLroute01.cs"});
@@ -183,8 +181,7 @@ TEST_CASE("ws-grep refuses a word boundary it cannot test as rg does, in one lin
 
 TEST_CASE("every count option takes a non-negative decimal integer and nothing else", "[rg-parity][counts]") {
   TempRepo repo;
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("support desk");
+  wstest::commit_example_workspace(repo, "support desk");
   const std::vector<std::string> bad = {"-1", "0x10", "1e3", "+5", " 5", "5 ", "5k", "", "1.5", "\xD9\xA3",
                                         "18446744073709551616", "99999999999999999999999"};
   struct Use {
@@ -225,8 +222,7 @@ TEST_CASE("every count option takes a non-negative decimal integer and nothing e
 
 TEST_CASE("ws-grep and ws-ls print only the truncation record at --max 0", "[rg-parity][counts]") {
   TempRepo repo;
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("support desk");
+  wstest::commit_example_workspace(repo, "support desk");
   auto g = ws_grep(repo, {"--max", "0", "Billing"});
   CHECK(g.status == 0);
   CHECK(g.err == "");
@@ -250,8 +246,7 @@ TEST_CASE("ws-grep and ws-ls print only the truncation record at --max 0", "[rg-
 
 TEST_CASE("a repeated --ref or --defines finds any of the symbols", "[rg-parity][ref]") {
   TempRepo repo;
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("support desk");
+  wstest::commit_example_workspace(repo, "support desk");
   auto both = ws_grep(repo, {"--ref", "Agents.Triage", "--ref", "Agents.Billing"});
   CHECK(both.err == "");
   CHECK(both.status == 0);

@@ -10,6 +10,7 @@
 #include "support/process.h"
 #include "support/temp_repo.h"
 
+using wstest::check_build;
 using wstest::TempRepo;
 using wstest::ws;
 
@@ -17,9 +18,7 @@ namespace {
 
 // The example workspace with `config` as its committed .ws/config.json.
 void seed(const TempRepo& repo, const std::string& config) {
-  wstest::copy_example_workspace(repo);
-  if (!config.empty()) repo.write(".ws/config.json", config);
-  repo.commit_all("example workspace");
+  wstest::commit_example_workspace(repo, "example workspace", config);
 }
 
 // A tool whose line 3 declares a local named like a root (WS014) and whose
@@ -44,16 +43,13 @@ TEST_CASE("rules: the base config sets a code off, to a note, a warning or an er
   seed(repo, R"({"rules": {"WS014": "off", "WS011": "warning", "WS005": "error"}})");
   repo.write("ai-tools/TLprobe01.cs", kShadowAndMissing);
   repo.write("scratch/notes.txt", "hello\n");
-  auto r = ws("ws-build", {}, repo.path());
-  CHECK(r.err == "");
-  CHECK(r.out ==
+  check_build(repo, {}, 1,
         "ai-tools/TLprobe01.cs:4:14: warning[WS011]: node type 'Ticket' has no field 'Nope'\n"
         "return await N.Ticket.Nope;\n"
         "             ^~~~~~~~~~~~~\n"
         "note: did you mean 'Type'?\n"
         "scratch/notes.txt: error[WS005]: file is in no kind's folder, so nothing reads it\n"
         "1 error, 1 warning in 2 files (2 files changed)\n");
-  CHECK(r.status == 1);
 
   // As notes, neither counts nor fails the build.
   repo.git({"checkout", "-q", "-b", "notes"});
@@ -61,9 +57,7 @@ TEST_CASE("rules: the base config sets a code off, to a note, a warning or an er
   repo.git({"add", ".ws/config.json"});
   repo.git({"commit", "-q", "-m", "notes"});
   repo.remove("scratch/notes.txt");
-  auto n = ws("ws-build", {"--werror"}, repo.path());
-  CHECK(n.err == "");
-  CHECK(n.out ==
+  check_build(repo, {"--werror"}, 0,
         "ai-tools/TLprobe01.cs:3:5: note[WS014]: local 'Agents' shadows the symbol root Agents: where it is in scope 'Agents' is the local, so Agents.<name> is not a reference there; rename the local\n"
         "var Agents = 1;\n"
         "    ^~~~~~\n"
@@ -72,7 +66,6 @@ TEST_CASE("rules: the base config sets a code off, to a note, a warning or an er
         "             ^~~~~~~~~~~~~\n"
         "note: did you mean 'Type'?\n"
         "1 file changed, compiled clean.\n");
-  CHECK(n.status == 0);
 }
 
 TEST_CASE("rules: a change that turns a rule off is checked under the base's rules", "[rules]") {
@@ -80,14 +73,11 @@ TEST_CASE("rules: a change that turns a rule off is checked under the base's rul
   seed(repo, "");
   repo.write(".ws/config.json", R"({"rules": {"WS011": "off"}, "rule_paths": {"WS014": ["ai-tools/"]}})");
   repo.write("ai-tools/TLprobe01.cs", kShadowAndMissing);
-  auto r = ws("ws-build", {"--format", "github"}, repo.path());
-  CHECK(r.err == "");
-  CHECK(r.out ==
+  check_build(repo, {"--format", "github"}, 1,
         "::warning file=ai-tools/TLprobe01.cs,line=3,col=5,endLine=3,endColumn=10,title=WS014::local 'Agents' shadows the symbol root Agents: where it is in scope 'Agents' is the local, so Agents.<name> is not a reference there; rename the local\n"
         "::error file=ai-tools/TLprobe01.cs,line=4,col=14,endLine=4,endColumn=26,title=WS011::node type 'Ticket' has no field 'Nope'%0Anote: did you mean 'Type'?\n"
         "::notice::'.ws/config.json' changed: checking every definition\n"
         "1 error, 1 warning in 1 file (19 files checked)\n");
-  CHECK(r.status == 1);
 }
 
 TEST_CASE("rules: codes that guard a trust boundary cannot be lowered, in the base or in a change", "[rules]") {
@@ -103,13 +93,10 @@ TEST_CASE("rules: codes that guard a trust boundary cannot be lowered, in the ba
   TempRepo proposed;
   seed(proposed, "");
   proposed.write(".ws/config.json", R"({"rule_paths": {"WS004": ["**"]}})");
-  auto p = ws("ws-build", {"--format", "github"}, proposed.path());
-  CHECK(p.err == "");
-  CHECK(p.out ==
+  check_build(proposed, {"--format", "github"}, 1,
         "::error file=.ws/config.json,title=WS019::invalid .ws/config.json: 'rule_paths.WS004' may not lower WS004: it guards a trust boundary (ws(7), RULES, lists the codes no config can tune)\n"
         "::notice::'.ws/config.json' changed: checking every definition\n"
         "1 error in 1 file (18 files checked)\n");
-  CHECK(p.status == 1);
 
   // A code that names nothing, with a terminal escape in it, is one safe line.
   TempRepo unknown;
@@ -128,13 +115,10 @@ TEST_CASE("rules: rule_paths turns a code off under the paths it names only", "[
   repo.write("ai-tools/TLold01.cs", "// name: Old1\nreturn N.Ticket.Nope;\n");
   repo.write("ai-tools/TLold02.cs", "// name: Old2\nreturn N.Ticket.Nope;\n");
   repo.write("ai-tools/TLnew01.cs", "// name: New1\nreturn N.Ticket.Nope;\n");
-  auto r = ws("ws-build", {"--format", "github"}, repo.path());
-  CHECK(r.err == "");
-  CHECK(r.out ==
+  check_build(repo, {"--format", "github"}, 1,
         "::error file=ai-tools/TLnew01.cs,line=2,col=8,endLine=2,endColumn=20,title=WS011::node type 'Ticket' has no field 'Nope'%0Anote: did you mean 'Type'?\n"
         "::error file=ai-tools/TLold02.cs,line=2,col=8,endLine=2,endColumn=20,title=WS011::node type 'Ticket' has no field 'Nope'%0Anote: did you mean 'Type'?\n"
         "2 errors in 2 files (3 files changed)\n");
-  CHECK(r.status == 1);
 }
 
 TEST_CASE("suppressions: a C# comment silences a code on its line or the next, and an unused one is WS022", "[rules][suppress]") {
@@ -149,15 +133,12 @@ TEST_CASE("suppressions: a C# comment silences a code on its line or the next, a
              "var s = \"// ws-ignore WS011: in a string, not a comment\"; var t = N.Ticket.Gone;\n"
              "// ws-ignored WS011 is prose\n"
              "var u = N.Ticket.Lost;\n");
-  auto r = ws("ws-build", {"--format", "github"}, repo.path());
-  CHECK(r.err == "");
-  CHECK(r.out ==
+  check_build(repo, {"--format", "github"}, 1,
         "::warning file=ai-tools/TLprobe01.cs,line=4,col=29,endLine=4,endColumn=76,title=WS022::suppression of 'WS010' suppresses nothing: no WS010 is reported at line 4; remove it\n"
         "::warning file=ai-tools/TLprobe01.cs,line=5,col=1,endLine=5,endColumn=18,title=WS022::suppression of 'WS010' suppresses nothing: no WS010 is reported at line 6; remove it\n"
         "::error file=ai-tools/TLprobe01.cs,line=6,col=67,endLine=6,endColumn=79,title=WS011::node type 'Ticket' has no field 'Gone'\n"
         "::error file=ai-tools/TLprobe01.cs,line=8,col=9,endLine=8,endColumn=21,title=WS011::node type 'Ticket' has no field 'Lost'\n"
         "2 errors, 2 warnings in 1 file (1 file changed)\n");
-  CHECK(r.status == 1);
 }
 
 TEST_CASE("suppressions: refused without a reason when the base asks, and never for a trust-boundary code", "[rules][suppress]") {
@@ -173,9 +154,7 @@ TEST_CASE("suppressions: refused without a reason when the base asks, and never 
              "// ws-ignore: nothing named\n"
              "// ws-ignore WS001: nothing there\n"
              "return 1;\n");
-  auto r = ws("ws-build", {"--format", "github"}, repo.path());
-  CHECK(r.err == "");
-  CHECK(r.out ==
+  check_build(repo, {"--format", "github"}, 1,
         "::error file=ai-tools/TLprobe01.cs,line=2,col=1,endLine=2,endColumn=37,title=WS023::suppression of 'WS020' refused: WS020 guards a trust boundary and is never suppressed (ws(7), RULES)\n"
         "::error file=ai-tools/TLprobe01.cs,line=3,col=11,endLine=3,endColumn=17,title=WS020::using directive names the symbol root 'Secrets': names used through it cannot be checked; remove it and write 'Secrets.<name>' in full\n"
         "::error file=ai-tools/TLprobe01.cs,line=4,col=1,endLine=4,endColumn=18,title=WS023::suppression of 'WS014' gives no reason, and .ws/config.json sets \"require_suppression_reason\"; write 'ws-ignore WS014: why'\n"
@@ -184,7 +163,6 @@ TEST_CASE("suppressions: refused without a reason when the base asks, and never 
         "::error file=ai-tools/TLprobe01.cs,line=7,col=1,endLine=7,endColumn=27,title=WS023::suppression names no code; write 'ws-ignore WS014: reason'\n"
         "::error file=ai-tools/TLprobe01.cs,line=8,col=1,endLine=8,endColumn=33,title=WS022::suppression of 'WS001' suppresses nothing: no WS001 is reported at line 9; remove it\n"
         "6 errors, 1 warning in 1 file (1 file changed)\n");
-  CHECK(r.status == 1);
 }
 
 TEST_CASE("suppressions: Markdown front matter 'ws-ignore' silences a code in its file", "[rules][suppress]") {
@@ -195,13 +173,10 @@ TEST_CASE("suppressions: Markdown front matter 'ws-ignore' silences a code in it
   repo.write("prompts/PRold02.md",
              "---\nname: Old2\nincludes: [Gone]\nws-ignore: [\"WS010: as above\", \"WS006: stale\"]\n---\nBody.\n");
   repo.write("prompts/PRold03.md", "---\nname: Old3\nws-ignore: {WS010: x}\n---\nBody.\n");
-  auto r = ws("ws-build", {"--format", "github"}, repo.path());
-  CHECK(r.err == "");
-  CHECK(r.out ==
+  check_build(repo, {"--format", "github"}, 1,
         "::warning file=prompts/PRold02.md,line=4,col=32,endLine=4,endColumn=45,title=WS022::suppression of 'WS006' suppresses nothing: no WS006 is reported in this file; remove it\n"
         "::error file=prompts/PRold03.md,line=3,col=12,endLine=3,endColumn=21,title=WS023::front matter 'ws-ignore' must be a string or a list of strings, as 'WS014: reason'\n"
         "1 error, 1 warning in 2 files (3 files changed)\n");
-  CHECK(r.status == 1);
 }
 
 namespace {

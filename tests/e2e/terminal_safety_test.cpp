@@ -102,9 +102,7 @@ std::string rev(const TempRepo& repo, const std::string& what) { return chomp(re
 // The example workspace, with unrouted files allowed so that a hostile path
 // can be staged, committed as the base.
 void seed(const TempRepo& repo) {
-  wstest::copy_example_workspace(repo);
-  repo.write(".ws/config.json", "{\"unrouted\": \"ignore\"}\n");
-  repo.commit_all("example workspace");
+  wstest::commit_example_workspace(repo, "example workspace", "{\"unrouted\": \"ignore\"}\n");
 }
 
 // Stages the hostile change with ws-commit; returns ws-commit's run.

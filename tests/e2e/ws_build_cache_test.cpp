@@ -22,10 +22,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // The example workspace, committed.
-void seed(const TempRepo& repo) {
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("example workspace");
-}
+void seed(const TempRepo& repo) { wstest::commit_example_workspace(repo, "example workspace"); }
 
 const std::string kCache = ".git/ws/cache/definitions";
 

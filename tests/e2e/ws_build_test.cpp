@@ -16,6 +16,7 @@
 #include "support/temp_repo.h"
 
 using wstest::lines;
+using wstest::check_build;
 using wstest::TempRepo;
 using wstest::ws;
 namespace fs = std::filesystem;
@@ -23,10 +24,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // The example workspace, committed.
-void seed(const TempRepo& repo) {
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("example workspace");
-}
+void seed(const TempRepo& repo) { wstest::commit_example_workspace(repo, "example workspace"); }
 
 std::string replaced(std::string s, const std::string& from, const std::string& to) {
   auto at = s.find(from);
@@ -72,6 +70,15 @@ Build build(const TempRepo& repo, std::vector<std::string> args = {}) {
 
 using Lines = std::vector<std::string>;
 
+// Builds with `args` for the flattened diagnostics: the status must be
+// `status` and the diagnostics `found`, in order.
+Build check_found(const TempRepo& repo, const std::vector<std::string>& args, int status, const Lines& found) {
+  auto b = build(repo, args);
+  CHECK(b.status == status);
+  CHECK(b.found == found);
+  return b;
+}
+
 }  // namespace
 
 TEST_CASE("ws-build: the example workspace compiles clean, changed or audited whole", "[ws-build]") {
@@ -95,20 +102,14 @@ TEST_CASE("ws-build: an agent and a tool referencing it, added in one change, ar
   seed(repo);
   repo.write("agents/AGintake01.json", "{\n  \"name\": \"Intake\",\n  \"tools\": [\"Classify\"]\n}\n");
   repo.write("ai-tools/TLclassify01.cs", "// name: Classify\nreturn await Agents.Intake.Run(args);\n");
-  auto r = ws("ws-build", {}, repo.path());
-  CHECK(r.err == "");
-  CHECK(r.out == "2 files changed, compiled clean.\n");
-  CHECK(r.status == 0);
+  check_build(repo, {}, 0, "2 files changed, compiled clean.\n");
 }
 
 TEST_CASE("ws-build: deleting an agent an unchanged endpoint uses is an error at the endpoint", "[ws-build]") {
   TempRepo repo;
   seed(repo);
   repo.remove("agents/AGtriage01.json");
-  auto r = ws("ws-build", {}, repo.path());
-  CHECK(r.status == 1);
-  CHECK(r.err == "");
-  CHECK(r.out ==
+  auto r = check_build(repo, {}, 1,
         "access/grants/GTsupport01.json:5:15: error[WS013]: unresolved reference to agent 'Triage'\n"
         "  \"agents\": [\"Triage\", \"Billing\"]\n"
         "              ^~~~~~\n"
@@ -129,9 +130,7 @@ TEST_CASE("ws-build: a rename by editing the name breaks the old name's users un
   TempRepo repo;
   seed(repo);
   repo.replace("agents/AGtriage01.json", "\"name\": \"Triage\"", "\"name\": \"Intake\"");
-  auto r = ws("ws-build", {}, repo.path());
-  CHECK(r.status == 1);
-  CHECK(r.out ==
+  check_build(repo, {}, 1,
         "access/grants/GTsupport01.json:5:15: error[WS013]: unresolved reference to agent 'Triage'\n"
         "  \"agents\": [\"Triage\", \"Billing\"]\n"
         "              ^~~~~~\n"
@@ -148,34 +147,28 @@ TEST_CASE("ws-build: a rename by editing the name breaks the old name's users un
   // Fixing the users in the same change makes it clean.
   repo.replace("endpoints/EPtriage01.cs", "Agents.Triage.Run", "Agents.Intake.Run");
   repo.replace("access/grants/GTsupport01.json", "[\"Triage\",", "[\"Intake\",");
-  auto fixed = ws("ws-build", {}, repo.path());
-  CHECK(fixed.out == "3 files changed, compiled clean.\n");
-  CHECK(fixed.status == 0);
+  check_build(repo, {}, 0, "3 files changed, compiled clean.\n");
 }
 
 TEST_CASE("ws-build: a removed field is reported in unchanged code and unchanged index JSON", "[ws-build]") {
   TempRepo repo;
   seed(repo);
   repo.replace("node-types/NTticket01.json", "    { \"name\": \"Status\", \"type\": \"string\" },\n", "");
-  auto b = build(repo);
-  CHECK(b.status == 1);
   const std::string note =
       "  note: node-types/NTticket01.json:2:12 field 'Status' was removed from node type 'Ticket' in "
       "node-types/NTticket01.json";
-  CHECK(b.found == Lines{"ai-tools/TLroute01.cs:4:12 WS013 node type 'Ticket' has no field 'Status'", note,
-                         "indexes/IXopen01.json:4:15 WS013 node type 'Ticket' has no field 'Status'", note});
+  check_found(repo, {}, 1, Lines{"ai-tools/TLroute01.cs:4:12 WS013 node type 'Ticket' has no field 'Status'", note,
+                                 "indexes/IXopen01.json:4:15 WS013 node type 'Ticket' has no field 'Status'", note});
 }
 
 TEST_CASE("ws-build: duplicate names are errors at both definitions", "[ws-build]") {
   TempRepo repo;
   seed(repo);
   repo.write("agents/AGtriage02.json", "{\n  \"name\": \"Triage\"\n}\n");
-  auto b = build(repo);
-  CHECK(b.status == 1);
-  CHECK(b.found == Lines{"agents/AGtriage01.json:2:12 WS009 duplicate agent name 'Triage'",
-                         "  note: agents/AGtriage02.json:2:12 'Triage' is also defined here",
-                         "agents/AGtriage02.json:2:12 WS009 duplicate agent name 'Triage'",
-                         "  note: agents/AGtriage01.json:2:12 'Triage' is also defined here"});
+  check_found(repo, {}, 1, Lines{"agents/AGtriage01.json:2:12 WS009 duplicate agent name 'Triage'",
+                                 "  note: agents/AGtriage02.json:2:12 'Triage' is also defined here",
+                                 "agents/AGtriage02.json:2:12 WS009 duplicate agent name 'Triage'",
+                                 "  note: agents/AGtriage01.json:2:12 'Triage' is also defined here"});
 }
 
 TEST_CASE("ws-build: text in strings and comments is not a reference, a misspelt one is", "[ws-build]") {
@@ -184,16 +177,12 @@ TEST_CASE("ws-build: text in strings and comments is not a reference, a misspelt
   repo.write("ai-tools/TLnote01.cs",
              "// name: Note\n// Agents.Nobody is mentioned here only\nvar s = \"Agents.Nobody\";\n"
              "/* N.Ticket.Nothing */\nreturn s;\n");
-  auto clean = build(repo);
-  CHECK(clean.found == Lines{});
-  CHECK(clean.status == 0);
+  check_found(repo, {}, 0, Lines{});
   repo.write("ai-tools/TLnote01.cs", "// name: Note\nreturn Agents.Triag.Run(N.Ticket.Stauts);\n");
-  auto b = build(repo);
-  CHECK(b.status == 1);
-  CHECK(b.found == Lines{"ai-tools/TLnote01.cs:2:8 WS010 unresolved reference 'Agents.Triag'",
-                         "  note: did you mean 'Triage'?",
-                         "ai-tools/TLnote01.cs:2:25 WS011 node type 'Ticket' has no field 'Stauts'",
-                         "  note: did you mean 'Status'?"});
+  check_found(repo, {}, 1, Lines{"ai-tools/TLnote01.cs:2:8 WS010 unresolved reference 'Agents.Triag'",
+                                 "  note: did you mean 'Triage'?",
+                                 "ai-tools/TLnote01.cs:2:25 WS011 node type 'Ticket' has no field 'Stauts'",
+                                 "  note: did you mean 'Status'?"});
 }
 
 TEST_CASE("ws-build: syntax errors in C# and JSON are reported where they are", "[ws-build]") {
@@ -202,22 +191,18 @@ TEST_CASE("ws-build: syntax errors in C# and JSON are reported where they are", 
   repo.write("ai-tools/TLbroken01.cs", "// name: Broken\nif (args.X) {\n  return 1;\n");
   repo.write("agents/AGbroken01.json", "{\n  \"name\": \"Broken\",\n  \"model\": \"x\" ]\n}\n");
   repo.write("agents/AGbroken02.json", "{\n  \"name\": \"Broken2\",\n  \"model\": \"x\",\n}\n");
-  auto b = build(repo);
-  CHECK(b.status == 1);
-  CHECK(b.found == Lines{"agents/AGbroken01.json:3:16 WS001 syntax error: unexpected ']'",
-                         "agents/AGbroken02.json:3:15 WS001 syntax error: unexpected ','",
-                         "ai-tools/TLbroken01.cs:3:12 WS001 syntax error: missing '}'",
-                         "  note: references in this file are read outside the parts that do not parse; some may be "
-                         "missing"});
+  check_found(repo, {}, 1, Lines{"agents/AGbroken01.json:3:16 WS001 syntax error: unexpected ']'",
+                                 "agents/AGbroken02.json:3:15 WS001 syntax error: unexpected ','",
+                                 "ai-tools/TLbroken01.cs:3:12 WS001 syntax error: missing '}'",
+                                 "  note: references in this file are read outside the parts that do not parse; some "
+                                 "may be missing"});
 }
 
 TEST_CASE("ws-build: a schema violation is reported at the offending value", "[ws-build]") {
   TempRepo repo;
   seed(repo);
   repo.replace("tasks/TKdigest01.json", "\"enabled\": true", "\"enabled\": \"yes\"");
-  auto r = ws("ws-build", {}, repo.path());
-  CHECK(r.status == 1);
-  CHECK(r.out ==
+  check_build(repo, {}, 1,
         "tasks/TKdigest01.json:5:14: error[WS006]: 'enabled' must be a boolean, not a string\n"
         "  \"enabled\": \"yes\"\n"
         "             ^~~~~\n"
@@ -233,9 +218,7 @@ TEST_CASE("ws-build --staged checks the index, the default the working tree", "[
   auto staged = ws("ws-build", {"--staged"}, repo.path());
   CHECK(staged.out == "1 file changed, compiled clean.\n");
   CHECK(staged.status == 0);
-  auto work = build(repo);
-  CHECK(work.status == 1);
-  CHECK(work.found == Lines{"agents/AGintake01.json:3:17 WS010 unresolved reference to agent 'Nobody'"});
+  check_found(repo, {}, 1, Lines{"agents/AGintake01.json:3:17 WS010 unresolved reference to agent 'Nobody'"});
 }
 
 TEST_CASE("ws-build --base A --rev B checks a CI range", "[ws-build]") {
@@ -382,9 +365,7 @@ TEST_CASE("ws-build --werror fails on warnings, which otherwise pass", "[ws-buil
   TempRepo repo;
   seed(repo);
   repo.write("ai-tools/TLnote01.cs", "// name: Note\nvar Agents = 1;\nreturn Agents;\n");
-  auto r = ws("ws-build", {}, repo.path());
-  CHECK(r.status == 0);
-  CHECK(r.out ==
+  check_build(repo, {}, 0,
         "ai-tools/TLnote01.cs:2:5: warning[WS014]: local 'Agents' shadows the symbol root Agents: where it is in "
         "scope 'Agents' is the local, so Agents.<name> is not a reference there; rename the local\n"
         "var Agents = 1;\n"
@@ -398,13 +379,10 @@ TEST_CASE("ws-build pathspecs limit the changes compiled, the overlay stays whol
   seed(repo);
   repo.write("agents/AGintake01.json", "{\n  \"name\": \"Intake\",\n  \"handoffs\": [\"Nobody\"]\n}\n");
   repo.write("ai-tools/TLask01.cs", "// name: Ask\nreturn Agents.Intake.Run();\n");
-  auto tools = build(repo, {"ai-tools"});
-  CHECK(tools.status == 0);
-  CHECK(tools.found == Lines{});
+  auto tools = check_found(repo, {"ai-tools"}, 0, Lines{});
   CHECK(tools.doc["summary"]["files_changed"] == 1);
-  auto agents = build(repo, {"agents/"});
-  CHECK(agents.status == 1);
-  CHECK(agents.found == Lines{"agents/AGintake01.json:3:17 WS010 unresolved reference to agent 'Nobody'"});
+  check_found(repo, {"agents/"}, 1,
+              Lines{"agents/AGintake01.json:3:17 WS010 unresolved reference to agent 'Nobody'"});
   // A pathspec naming unchanged files only is a clean, empty build; one
   // naming nothing at all is a mistake.
   auto nothing_changed = ws("ws-build", {"tasks"}, repo.path());

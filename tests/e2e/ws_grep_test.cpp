@@ -13,8 +13,6 @@
 
 using wstest::lines;
 using wstest::rg;
-using wstest::RunResult;
-using wstest::same_as_rg;
 using wstest::without_dot_slash;
 using wstest::ws_grep;
 using wstest::TempRepo;
@@ -39,8 +37,7 @@ std::string in_git_order(const std::string& out) {
 }
 
 void seed_example(const TempRepo& repo) {
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("support desk");
+  wstest::commit_example_workspace(repo, "support desk");
 }
 
 const char* kProbe =

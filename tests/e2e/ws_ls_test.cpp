@@ -27,15 +27,21 @@ void seed(const TempRepo& repo) {
   repo.commit_all("seed");
 }
 
+// Runs ws-ls with `args` in `dir`: it must succeed and print `out` exactly,
+// with nothing on stderr.
+void check_ls(const std::string& dir, const std::vector<std::string>& args, const std::string& out) {
+  auto r = ws("ws-ls", args, dir);
+  CHECK(r.err == "");
+  CHECK(r.status == 0);
+  CHECK(r.out == out);
+}
+
 }  // namespace
 
 TEST_CASE("ws-ls lists a clean repository sorted, one path per line", "[ws-ls]") {
   TempRepo repo;
   seed(repo);
-  auto r = ws("ws-ls", {}, repo.path());
-  CHECK(r.err == "");
-  CHECK(r.status == 0);
-  CHECK(r.out == "access/groups/staff.json\nagents/a.json\nagents/b.json\n");
+  check_ls(repo.path(), {}, "access/groups/staff.json\nagents/a.json\nagents/b.json\n");
 }
 
 TEST_CASE("ws-ls -l shows status, kind, name and path for each status", "[ws-ls]") {
@@ -45,16 +51,11 @@ TEST_CASE("ws-ls -l shows status, kind, name and path for each status", "[ws-ls]
   repo.remove("agents/b.json");                                       // D
   repo.write("agents/c.json", "{\n  \"name\": \"Gamma\"\n}\n");       // A (untracked)
   repo.git({"mv", "access/groups/staff.json", "access/groups/people.json"});  // R
-  auto r = ws("ws-ls", {"-l"}, repo.path());
-  CHECK(r.err == "");
-  CHECK(r.status == 0);
-  CHECK(r.out ==
+  check_ls(repo.path(), {"-l"},
         "R access-group Staff  access/groups/staff.json -> access/groups/people.json\n"
         "M agent        Alpha2 agents/a.json\n"
         "A agent        Gamma  agents/c.json\n");
-  auto changed = ws("ws-ls", {"-l", "--changed"}, repo.path());
-  CHECK(changed.status == 0);
-  CHECK(changed.out ==
+  check_ls(repo.path(), {"-l", "--changed"},
         "R access-group Staff  access/groups/staff.json -> access/groups/people.json\n"
         "M agent        Alpha2 agents/a.json\n"
         "D agent        Beta   agents/b.json\n"
@@ -67,12 +68,8 @@ TEST_CASE("ws-ls --staged sees the index, the default sees the working tree", "[
   repo.write("agents/c.json", "{\n  \"name\": \"Gamma\"\n}\n");
   repo.git({"add", "agents/c.json"});
   repo.write("agents/d.json", "{\n  \"name\": \"Delta\"\n}\n");  // not staged
-  auto staged = ws("ws-ls", {"--changed", "--staged"}, repo.path());
-  CHECK(staged.status == 0);
-  CHECK(staged.out == "agents/c.json\n");
-  auto work = ws("ws-ls", {"--changed"}, repo.path());
-  CHECK(work.status == 0);
-  CHECK(work.out == "agents/c.json\nagents/d.json\n");
+  check_ls(repo.path(), {"--changed", "--staged"}, "agents/c.json\n");
+  check_ls(repo.path(), {"--changed"}, "agents/c.json\nagents/d.json\n");
 }
 
 TEST_CASE("ws-ls --rev compares a revision with the base", "[ws-ls]") {
@@ -82,14 +79,10 @@ TEST_CASE("ws-ls --rev compares a revision with the base", "[ws-ls]") {
   repo.write("agents/c.json", "{\n  \"name\": \"Gamma\"\n}\n");
   repo.remove("agents/a.json");
   std::string second = repo.commit_all("second");
-  auto r = ws("ws-ls", {"-l", "--changed", "--base", first, "--rev", second}, repo.path());
-  CHECK(r.err == "");
-  CHECK(r.status == 0);
-  CHECK(r.out == "D agent Alpha agents/a.json\nA agent Gamma agents/c.json\n");
+  check_ls(repo.path(), {"-l", "--changed", "--base", first, "--rev", second},
+           "D agent Alpha agents/a.json\nA agent Gamma agents/c.json\n");
   // --rev alone is against HEAD: nothing changed.
-  auto same = ws("ws-ls", {"--changed", "--rev", "HEAD"}, repo.path());
-  CHECK(same.status == 0);
-  CHECK(same.out == "");
+  check_ls(repo.path(), {"--changed", "--rev", "HEAD"}, "");
   auto bad = ws("ws-ls", {"--rev", "no-such-rev"}, repo.path());
   CHECK(bad.status == 2);
   CHECK(bad.out == "");
@@ -103,24 +96,16 @@ TEST_CASE("ws-ls works in a linked worktree", "[ws-ls]") {
   std::string wt = other.path() + "/wt";
   repo.git({"worktree", "add", "-q", "-b", "side", wt});
   std::ofstream(wt + "/agents/e.json") << "{\n  \"name\": \"Epsilon\"\n}\n";
-  auto r = ws("ws-ls", {"-l", "--changed"}, wt);
-  CHECK(r.err == "");
-  CHECK(r.status == 0);
-  CHECK(r.out == "A agent Epsilon agents/e.json\n");
+  check_ls(wt, {"-l", "--changed"}, "A agent Epsilon agents/e.json\n");
   auto main_view = ws("ws-ls", {"--changed"}, repo.path());
   CHECK(main_view.out == "");
 }
 
 TEST_CASE("ws-ls works in a repository with no commits yet", "[ws-ls]") {
   TempRepo repo;
-  auto empty = ws("ws-ls", {}, repo.path());
-  CHECK(empty.err == "");
-  CHECK(empty.status == 0);
-  CHECK(empty.out == "");
+  check_ls(repo.path(), {}, "");
   repo.write("agents/a.json", kAgentA);
-  auto r = ws("ws-ls", {"-l"}, repo.path());
-  CHECK(r.status == 0);
-  CHECK(r.out == "A agent Alpha agents/a.json\n");
+  check_ls(repo.path(), {"-l"}, "A agent Alpha agents/a.json\n");
 }
 
 TEST_CASE("ws-ls --json writes one parseable object per entry", "[ws-ls]") {
@@ -148,9 +133,8 @@ TEST_CASE("ws-ls --json writes one parseable object per entry", "[ws-ls]") {
 TEST_CASE("ws-ls --max ends a capped listing with an explicit truncation record", "[ws-ls]") {
   TempRepo repo;
   seed(repo);
-  auto r = ws("ws-ls", {"--max", "2"}, repo.path());
-  CHECK(r.status == 0);
-  CHECK(r.out == "access/groups/staff.json\nagents/a.json\nListing-Truncated: 1 more entry (raise --max)\n");
+  check_ls(repo.path(), {"--max", "2"},
+           "access/groups/staff.json\nagents/a.json\nListing-Truncated: 1 more entry (raise --max)\n");
   auto j = ws("ws-ls", {"--max", "1", "--json"}, repo.path());
   auto ls = lines(j.out);
   REQUIRE(ls.size() == 2);
@@ -162,9 +146,7 @@ TEST_CASE("ws-ls --max ends a capped listing with an explicit truncation record"
 TEST_CASE("ws-ls -z ends paths with NUL and --kind filters", "[ws-ls]") {
   TempRepo repo;
   seed(repo);
-  auto r = ws("ws-ls", {"-z", "--kind", "agent"}, repo.path());
-  CHECK(r.status == 0);
-  CHECK(r.out == std::string("agents/a.json\0agents/b.json\0", 28));
+  check_ls(repo.path(), {"-z", "--kind", "agent"}, std::string("agents/a.json\0agents/b.json\0", 28));
   auto bad = ws("ws-ls", {"--kind", "agnet"}, repo.path());
   CHECK(bad.status == 2);
   CHECK(bad.err.rfind("ws-ls: unknown kind 'agnet'; known kinds: ", 0) == 0);
@@ -270,10 +252,7 @@ TEST_CASE("ws-ls labels files that are not definitions 'none', apart from unrout
   repo.write("docs/guide.md", "how to\n");
   repo.write("scripts/deploy.sh", "#!/bin/sh\n");
   repo.commit_all("a repository with files that are not definitions");
-  auto r = ws("ws-ls", {"-l"}, repo.path());
-  CHECK(r.err == "");
-  CHECK(r.status == 0);
-  CHECK(r.out ==
+  check_ls(repo.path(), {"-l"},
         "- none     -     .github/workflows/ws.yml\n"
         "- config   -     .gitignore\n"
         "- none     -     LICENSE\n"

@@ -14,6 +14,7 @@ using wstest::lines;
 using wstest::RunResult;
 using wstest::TempRepo;
 
+using wstest::fsck_clean;
 using wstest::rev;
 using wstest::stage;
 using wstest::ws;
@@ -33,14 +34,7 @@ std::string proposal_id(const RunResult& r) {
 }
 
 void seed_example(const TempRepo& repo) {
-  wstest::copy_example_workspace(repo);
-  repo.commit_all("Support desk workspace");
-}
-
-bool fsck_clean(const TempRepo& repo) {
-  auto r = repo.git_result({"fsck", "--strict", "--no-progress"});
-  INFO(r.out + r.err);
-  return r.status == 0;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -34,7 +35,37 @@ std::vector<std::string> environment(const RunOptions& options) {
   return env_strings;
 }
 
+std::map<std::string, std::string> hook_env() {
+  const char* path = std::getenv("PATH");
+  return {{"PATH", std::string(WS_BIN_DIR) + ":" + (path ? path : "/usr/bin:/bin")},
+          {"WS_KINDS_DIR", std::string(WS_SOURCE_DIR) + "/schemas/kinds"},
+          {"GIT_AUTHOR_NAME", "Ada Author"},
+          {"GIT_AUTHOR_EMAIL", "ada@example.com"},
+          {"GIT_COMMITTER_NAME", "Carl Committer"},
+          {"GIT_COMMITTER_EMAIL", "carl@example.com"},
+          {"GIT_CONFIG_NOSYSTEM", "1"},
+          {"GIT_CONFIG_GLOBAL", "/dev/null"}};
+}
+
 namespace {
+
+// Pointers to `strings`, ending in a null pointer, as execve takes argv and
+// envp; they stay valid while `strings` does.
+std::vector<char*> exec_array(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (auto& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+// `argv` and the environment a child gets under `options`, made before
+// fork() so that the child only calls exec.
+struct ExecArgs {
+  std::vector<std::string> args, env_strings;
+  std::vector<char*> argp, envp;
+  ExecArgs(const std::vector<std::string>& argv, const RunOptions& options)
+      : args(argv), env_strings(environment(options)), argp(exec_array(args)), envp(exec_array(env_strings)) {}
+};
 
 // Fails the running test when a ws-apply that applied left a repository
 // git fsck --strict does not pass. Tests also run tools from threads, and
@@ -98,14 +129,7 @@ RunResult run(const std::vector<std::string>& argv, const RunOptions& options) {
   if (pipe2(in_pipe, O_CLOEXEC) || pipe2(out_pipe, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC))
     throw std::runtime_error("pipe failed");
 
-  std::vector<std::string> env_strings = environment(options);
-  std::vector<char*> envp;
-  for (auto& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> args = argv;
-  std::vector<char*> argp;
-  for (auto& a : args) argp.push_back(a.data());
-  argp.push_back(nullptr);
+  ExecArgs exec(argv, options);
 
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
@@ -114,11 +138,11 @@ RunResult run(const std::vector<std::string>& argv, const RunOptions& options) {
     dup2(out_pipe[1], 1);
     dup2(err_pipe[1], 2);
     if (!options.cwd.empty() && chdir(options.cwd.c_str()) != 0) _exit(127);
-    if (args[0].find('/') != std::string::npos)
-      execve(argp[0], argp.data(), envp.data());
+    if (exec.args[0].find('/') != std::string::npos)
+      execve(exec.argp[0], exec.argp.data(), exec.envp.data());
     else {
-      environ = envp.data();
-      execvp(argp[0], argp.data());
+      environ = exec.envp.data();
+      execvp(exec.argp[0], exec.argp.data());
     }
     _exit(127);
   }
@@ -199,22 +223,7 @@ RunOptions ws_options(const std::string& cwd, const RunOptions& extra) {
 
 namespace wstest {
 int run_and_kill(const std::vector<std::string>& argv, const RunOptions& options, int delay_us) {
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e; ++e) {
-    std::string kv = *e;
-    std::string key = kv.substr(0, kv.find('='));
-    bool drop = options.env.count(key) > 0;
-    for (auto& u : options.unset_env) drop = drop || u == key;
-    if (!drop) env_strings.push_back(kv);
-  }
-  for (auto& [k, v] : options.env) env_strings.push_back(k + "=" + v);
-  std::vector<char*> envp;
-  for (auto& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> args = argv;
-  std::vector<char*> argp;
-  for (auto& a : args) argp.push_back(a.data());
-  argp.push_back(nullptr);
+  ExecArgs exec(argv, options);
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
@@ -223,7 +232,7 @@ int run_and_kill(const std::vector<std::string>& argv, const RunOptions& options
     dup2(devnull, 1);
     dup2(devnull, 2);
     if (!options.cwd.empty() && chdir(options.cwd.c_str()) != 0) _exit(127);
-    execve(argp[0], argp.data(), envp.data());
+    execve(exec.argp[0], exec.argp.data(), exec.envp.data());
     _exit(127);
   }
   usleep(static_cast<useconds_t>(delay_us));

@@ -57,6 +57,11 @@ RunOptions ws_options(const std::string& cwd, const RunOptions& extra = {});
 // plus options.env; "KEY=VALUE" strings.
 std::vector<std::string> environment(const RunOptions& options);
 
+// What git and the hooks it runs need of the environment in the gate tests,
+// and nothing of the user's: the built tools first on PATH, the source kind
+// pack, a fixed author and committer, and no system or global git config.
+std::map<std::string, std::string> hook_env();
+
 }  // namespace wstest
 
 namespace wstest {

@@ -35,4 +35,10 @@ std::string stage(const TempRepo& repo, const std::string& message, std::map<std
 
 std::string rev(const TempRepo& repo, const std::string& what) { return chomp(repo.git({"rev-parse", what})); }
 
+bool fsck_clean(const TempRepo& repo) {
+  auto r = repo.git_result({"fsck", "--strict", "--no-progress"});
+  INFO("git fsck --strict: " << r.out << r.err);
+  return r.status == 0 && r.err.find("error") == std::string::npos;
+}
+
 }  // namespace wstest

@@ -31,4 +31,8 @@ std::string stage(const TempRepo& repo, const std::string& message, std::map<std
 // The commit `what` names in `repo` (git rev-parse).
 std::string rev(const TempRepo& repo, const std::string& what);
 
+// Whether `git fsck --strict` finds `repo` clean: it exits 0 and reports no
+// error.
+bool fsck_clean(const TempRepo& repo);
+
 }  // namespace wstest

@@ -1,5 +1,7 @@
 #include "support/temp_repo.h"
 
+#include <catch2/catch.hpp>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -120,6 +122,19 @@ namespace wstest {
 void copy_example_workspace(const TempRepo& repo) {
   fs::path src = fs::path(WS_SOURCE_DIR) / "examples" / "workspace";
   fs::copy(src, repo.path(), fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+}
+std::string commit_example_workspace(const TempRepo& repo, const std::string& message, const std::string& config) {
+  copy_example_workspace(repo);
+  if (!config.empty()) repo.write(".ws/config.json", config);
+  return repo.commit_all(message);
+}
+RunResult check_build(const TempRepo& repo, const std::vector<std::string>& args, int status,
+                      const std::string& out) {
+  auto r = ws("ws-build", args, repo.path());
+  CHECK(r.err == "");
+  CHECK(r.out == out);
+  CHECK(r.status == status);
+  return r;
 }
 std::string sorted_lines(const std::string& text) {
   auto v = lines(text);

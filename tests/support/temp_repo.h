@@ -60,4 +60,15 @@ std::string sorted_lines(const std::string& text);
 namespace wstest {
 // Copies the bundled example workspace (examples/workspace) into `repo`.
 void copy_example_workspace(const TempRepo& repo);
+// Copies the example workspace into `repo`, with `config` as its
+// .ws/config.json unless it is empty, and commits it all with `message`:
+// the commit's id.
+std::string commit_example_workspace(const TempRepo& repo, const std::string& message,
+                                     const std::string& config = "");
+
+// Runs ws-build with `args` in `repo`, as ws() runs a tool: it must exit with
+// `status` and print `out` exactly, with nothing on stderr. Returns the run,
+// for the checks a test adds.
+RunResult check_build(const TempRepo& repo, const std::vector<std::string>& args, int status,
+                      const std::string& out);
 }  // namespace wstest

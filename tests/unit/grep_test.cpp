@@ -15,14 +15,7 @@ using namespace std::string_literals;
 
 namespace {
 
-const ws::KindPack& pack() {
-  static ws::KindPack p = [] {
-    auto loaded = ws::KindPack::load(std::string(WS_SOURCE_DIR) + "/schemas/kinds");
-    REQUIRE(loaded.ok());
-    return std::move(loaded).value();
-  }();
-  return p;
-}
+const ws::KindPack& pack() { return wstest::default_kind_pack(); }
 
 ws::Matcher compile(GrepOptions o) {
   auto m = ws::Matcher::compile(o);

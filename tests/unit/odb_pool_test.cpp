@@ -21,14 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const ws::KindPack& pack() {
-  static ws::KindPack p = [] {
-    auto loaded = ws::KindPack::load(std::string(WS_SOURCE_DIR) + "/schemas/kinds");
-    REQUIRE(loaded.ok());
-    return std::move(loaded).value();
-  }();
-  return p;
-}
+const ws::KindPack& pack() { return wstest::default_kind_pack(); }
 
 // The committed base alone, as `ws-grep --base=REV` opens it.
 ws::View base_view(const ws::Repository& repo, const std::string& rev) {

@@ -227,16 +227,14 @@ TEST_CASE("progress: the line shows after the delay, rewrites itself with CR, an
   CHECK(line.shown());
   line.update(19999, 20000, t0 + 300ms);
   line.update(20000, 20000, t0 + 400ms);
-  CHECK(out.str() ==
-        "\rws-build: reading definitions:  45% (9000/20000)"
-        "\rws-build: reading definitions:  99% (19999/20000)"
-        "\rws-build: reading definitions: 100% (20000/20000), done\n");
+  const std::string finished =
+      "\rws-build: reading definitions:  45% (9000/20000)"
+      "\rws-build: reading definitions:  99% (19999/20000)"
+      "\rws-build: reading definitions: 100% (20000/20000), done\n";
+  CHECK(out.str() == finished);
   // Finished: a stray update writes nothing.
   line.update(20000, 20000, t0 + 500ms);
-  CHECK(out.str().size() == std::string("\rws-build: reading definitions:  45% (9000/20000)"
-                                        "\rws-build: reading definitions:  99% (19999/20000)"
-                                        "\rws-build: reading definitions: 100% (20000/20000), done\n")
-                                .size());
+  CHECK(out.str().size() == finished.size());
 }
 
 TEST_CASE("progress: work that ends within the delay leaves no trace, and no delay shows every update", "[progress]") {

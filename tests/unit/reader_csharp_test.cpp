@@ -14,39 +14,30 @@ ws::Definition endpoint(const std::string& body) { return read("endpoints/e.cs",
 }  // namespace
 
 TEST_CASE("csharp: the example endpoints", "[reader][csharp]") {
-  ws::Definition d = read("endpoints/EPtriage01.cs", example("endpoints/EPtriage01.cs"));
-  CHECK(d.kind == "endpoint");
-  CHECK(d.diagnostics.empty());
-  CHECK(d.name == "TriageTicket");
-  CHECK(at(d.name_span) == "1:10-1:22");
-  CHECK(refs(d) == Strings{"node-type Ticket.Type @5:30-5:43", "agent Triage @6:20-6:33",
-                           "prompt TriageInstructions @6:46-6:72", "secret SupportMailbox @7:19-7:41"});
+  ws::Definition d = check_example("endpoints/EPtriage01.cs",
+                                   {"endpoint", "TriageTicket", "1:10-1:22",
+                                    {"node-type Ticket.Type @5:30-5:43", "agent Triage @6:20-6:33",
+                                     "prompt TriageInstructions @6:46-6:72", "secret SupportMailbox @7:19-7:41"}});
   CHECK(d.refs[1].text == "Agents.Triage");
   CHECK(d.refs[1].origin == ws::RefOrigin::code);
   CHECK(d.refs[0].member == "Type");
 
-  d = read("endpoints/EPdigest01.cs", example("endpoints/EPdigest01.cs"));
-  CHECK(d.diagnostics.empty());
-  CHECK(d.name == "DailyDigest");
-  CHECK(at(d.name_span) == "1:10-1:21");
-  CHECK(refs(d) == Strings{"index OpenTickets @4:18-4:37", "node-type Ticket.Type @5:52-5:65"});
+  check_example("endpoints/EPdigest01.cs",
+                {"endpoint", "DailyDigest", "1:10-1:21",
+                 {"index OpenTickets @4:18-4:37", "node-type Ticket.Type @5:52-5:65"}});
 }
 
 TEST_CASE("csharp: the example AI tools", "[reader][csharp]") {
-  ws::Definition d = read("ai-tools/TLlookup01.cs", example("ai-tools/TLlookup01.cs"));
-  CHECK(d.kind == "ai-tool");
-  CHECK(d.diagnostics.empty());
-  CHECK(d.name == "LookupCustomer");
-  CHECK(at(d.name_span) == "1:10-1:24");
-  CHECK(refs(d) == Strings{"node-type Customer.Type @3:36-3:51", "node-type Customer.Email @3:53-3:69",
-                           "node-type Ticket.Type @4:32-4:45", "node-type Ticket.Customer @4:47-4:64"});
+  check_example("ai-tools/TLlookup01.cs",
+                {"ai-tool", "LookupCustomer", "1:10-1:24",
+                 {"node-type Customer.Type @3:36-3:51", "node-type Customer.Email @3:53-3:69",
+                  "node-type Ticket.Type @4:32-4:45", "node-type Ticket.Customer @4:47-4:64"}});
 
   // the comment "The billing agent takes over" is not a reference; Agents.Billing is
-  d = read("ai-tools/TLroute01.cs", example("ai-tools/TLroute01.cs"));
-  CHECK(d.diagnostics.empty());
-  CHECK(d.name == "RouteTicket");
-  CHECK(refs(d) == Strings{"node-type Ticket.Type @3:30-3:43", "node-type Ticket.Status @4:12-4:27",
-                           "agent Billing @8:18-8:32"});
+  check_example("ai-tools/TLroute01.cs",
+                {"ai-tool", "RouteTicket", "1:10-1:21",
+                 {"node-type Ticket.Type @3:30-3:43", "node-type Ticket.Status @4:12-4:27",
+                  "agent Billing @8:18-8:32"}});
 }
 
 TEST_CASE("csharp: the header", "[reader][csharp]") {
@@ -79,11 +70,8 @@ TEST_CASE("csharp: the header", "[reader][csharp]") {
   CHECK(d.diagnostics.size() == 2);
 
   // values are trimmed; CR of a CRLF file is not part of them; an empty value is ""
-  d = read("ai-tools/t.cs", "//name:Tight  \r\n// description:\r\nreturn N.Ticket.Status;\r\n");
-  CHECK(d.diagnostics.empty());
-  CHECK(d.name == "Tight");
-  CHECK(at(d.name_span) == "1:8-1:13");
-  CHECK(refs(d) == Strings{"node-type Ticket.Status @3:8-3:23"});
+  check_clean("ai-tools/t.cs", "//name:Tight  \r\n// description:\r\nreturn N.Ticket.Status;\r\n",
+              {"ai-tool", "Tight", "1:8-1:13", {"node-type Ticket.Status @3:8-3:23"}});
 }
 
 TEST_CASE("csharp: bodies are top-level statements", "[reader][csharp]") {
@@ -320,11 +308,8 @@ TEST_CASE("csharp: encodings, line endings, BOM", "[reader][csharp]") {
   ws::Definition d = read("ai-tools/t.cs", "// name: T\r\nvar a = 1;\r\nreturn Agents.Triage;\r\n");
   CHECK(d.diagnostics.empty());
   CHECK(refs(d) == Strings{"agent Triage @3:8-3:21"});
-  d = read("ai-tools/t.cs", "\xef\xbb\xbf// name: Bom\nreturn Agents.Triage;\n");
-  CHECK(d.diagnostics.empty());
-  CHECK(d.name == "Bom");
-  CHECK(at(d.name_span) == "1:13-1:16");
-  CHECK(refs(d) == Strings{"agent Triage @2:8-2:21"});
+  check_clean("ai-tools/t.cs", "\xef\xbb\xbf// name: Bom\nreturn Agents.Triage;\n",
+              {"ai-tool", "Bom", "1:13-1:16", {"agent Triage @2:8-2:21"}});
 }
 
 TEST_CASE("csharp: deep, huge and junk input", "[reader][csharp]") {

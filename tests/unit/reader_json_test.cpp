@@ -35,26 +35,19 @@ TEST_CASE("json: agents, with their references", "[reader][json]") {
   CHECK(d.refs[0].origin == ws::RefOrigin::json);
   CHECK(d.refs[0].text == "TriageInstructions");
 
-  d = read("agents/AGbilling01.json", example("agents/AGbilling01.json"));
-  CHECK(d.name == "Billing");
-  CHECK(at(d.name_span) == "2:12-2:19");
-  CHECK(refs(d) == Strings{"prompt BillingInstructions @4:14-4:33", "ai-tool LookupCustomer @5:14-5:28"});
+  check_example("agents/AGbilling01.json",
+                {"agent", "Billing", "2:12-2:19",
+                 {"prompt BillingInstructions @4:14-4:33", "ai-tool LookupCustomer @5:14-5:28"}});
 }
 
 TEST_CASE("json: access groups and grants", "[reader][json]") {
-  ws::Definition d = read("access/groups/GRsupport01.json", example("access/groups/GRsupport01.json"));
-  CHECK(d.kind == "access-group");
-  CHECK(d.name == "SupportStaff");
-  CHECK(at(d.name_span) == "2:12-2:24");
-  CHECK(d.refs.empty());
+  check_example("access/groups/GRsupport01.json", {"access-group", "SupportStaff", "2:12-2:24", {}});
 
   // access-grant defines no symbol, so its name need not be an identifier
-  d = read("access/grants/GTsupport01.json", example("access/grants/GTsupport01.json"));
-  CHECK(d.kind == "access-grant");
-  CHECK(d.name == "support-can-triage");
-  CHECK(at(d.name_span) == "2:12-2:30");
-  CHECK(refs(d) == Strings{"access-group SupportStaff @3:13-3:25", "endpoint TriageTicket @4:18-4:30",
-                           "endpoint DailyDigest @4:34-4:45", "agent Triage @5:15-5:21", "agent Billing @5:25-5:32"});
+  check_example("access/grants/GTsupport01.json",
+                {"access-grant", "support-can-triage", "2:12-2:30",
+                 {"access-group SupportStaff @3:13-3:25", "endpoint TriageTicket @4:18-4:30",
+                  "endpoint DailyDigest @4:34-4:45", "agent Triage @5:15-5:21", "agent Billing @5:25-5:32"}});
 }
 
 TEST_CASE("json: node types, edge types, indexes and tasks", "[reader][json]") {

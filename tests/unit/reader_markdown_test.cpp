@@ -8,31 +8,13 @@ using namespace reader_test;
 using Strings = std::vector<std::string>;
 
 TEST_CASE("markdown: the example prompts and skill", "[reader][markdown]") {
-  ws::Definition d = read("prompts/PRtriage01.md", example("prompts/PRtriage01.md"));
-  CHECK(d.kind == "prompt");
-  CHECK(d.diagnostics.empty());
-  CHECK(d.name == "TriageInstructions");
-  CHECK(at(d.name_span) == "2:7-2:25");
-  CHECK(refs(d) == Strings{"prompt Tone @5:5-5:9"});
+  ws::Definition d =
+      check_example("prompts/PRtriage01.md", {"prompt", "TriageInstructions", "2:7-2:25", {"prompt Tone @5:5-5:9"}});
   CHECK(d.refs[0].origin == ws::RefOrigin::json);
-
-  d = read("prompts/PRbilling01.md", example("prompts/PRbilling01.md"));
-  CHECK(d.diagnostics.empty());
-  CHECK(d.name == "BillingInstructions");
-  CHECK(at(d.name_span) == "2:7-2:26");
-  CHECK(refs(d) == Strings{"prompt Tone @3:12-3:16"});  // flow sequence
-
-  d = read("prompts/PRtone01.md", example("prompts/PRtone01.md"));
-  CHECK(d.diagnostics.empty());
-  CHECK(d.name == "Tone");
-  CHECK(at(d.name_span) == "2:7-2:11");
-  CHECK(d.refs.empty());
-
-  d = read("skills/SKsummarize01.md", example("skills/SKsummarize01.md"));
-  CHECK(d.kind == "skill");
-  CHECK(d.diagnostics.empty());
-  CHECK(d.name == "Summarize");
-  CHECK(at(d.name_span) == "2:7-2:16");
+  // A flow sequence of includes.
+  check_example("prompts/PRbilling01.md", {"prompt", "BillingInstructions", "2:7-2:26", {"prompt Tone @3:12-3:16"}});
+  check_example("prompts/PRtone01.md", {"prompt", "Tone", "2:7-2:11", {}});
+  check_example("skills/SKsummarize01.md", {"skill", "Summarize", "2:7-2:16", {}});
 }
 
 TEST_CASE("markdown: the front matter block", "[reader][markdown]") {

@@ -75,6 +75,33 @@ inline std::string only_diag(const ws::Definition& d) {
   return diags(d).front();
 }
 
+// What a reader must find in a definition that reads without a diagnostic:
+// its kind, its name where it stands, and its references in order.
+struct Clean {
+  std::string kind;
+  std::string name;
+  std::string name_at;
+  std::vector<std::string> refs;
+};
+
+// Reads `bytes` as the file at `path` and checks it against `e`; the
+// definition, for the checks a test adds.
+inline ws::Definition check_clean(const std::string& path, std::string_view bytes, const Clean& e) {
+  INFO(path);
+  ws::Definition d = read(path, bytes);
+  CHECK(d.diagnostics.empty());
+  CHECK(d.kind == e.kind);
+  CHECK(d.name == e.name);
+  CHECK(at(d.name_span) == e.name_at);
+  CHECK(refs(d) == e.refs);
+  return d;
+}
+
+// The same for the example workspace's file at `path`.
+inline ws::Definition check_example(const std::string& path, const Clean& e) {
+  return check_clean(path, example(path), e);
+}
+
 inline bool has_code(const ws::Definition& d, ws::DiagCode code) {
   for (const auto& x : d.diagnostics)
     if (x.code == code) return true;

@@ -72,14 +72,26 @@ void put(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;
 }
 
+// A repository with one file committed, and empty folders that libgit2
+// takes for the user's and the system's configuration while this lives.
+struct Isolated {
+  wstest::TempRepo repo;
+  wstest::TempDir user, system;
+  SearchPath xdg_path{GIT_CONFIG_LEVEL_XDG, user.path()};
+  SearchPath system_path{GIT_CONFIG_LEVEL_SYSTEM, system.path()};
+  Isolated() {
+    repo.write("agents/AGa.json", "{}\n");
+    repo.commit_all("base");
+  }
+};
+
 }  // namespace
 
 TEST_CASE("attributes_file_outside_tree names the file libgit2 would read, or nothing", "[shared-rules]") {
-  wstest::TempRepo repo;
-  repo.write("agents/AGa.json", "{}\n");
-  repo.commit_all("base");
-  wstest::TempDir user, system;
-  SearchPath xdg_path(GIT_CONFIG_LEVEL_XDG, user.path()), system_path(GIT_CONFIG_LEVEL_SYSTEM, system.path());
+  Isolated isolated;
+  const wstest::TempRepo& repo = isolated.repo;
+  const wstest::TempDir& user = isolated.user;
+  const wstest::TempDir& system = isolated.system;
   auto r = ws::Repository::open(repo.path());
   REQUIRE(r.ok());
   auto outside = [&] {
@@ -112,11 +124,8 @@ TEST_CASE("attributes_file_outside_tree names the file libgit2 would read, or no
 }
 
 TEST_CASE("attributes_may_apply is the view's .gitattributes or a file outside the tree", "[shared-rules]") {
-  wstest::TempRepo repo;
-  repo.write("agents/AGa.json", "{}\n");
-  repo.commit_all("base");
-  wstest::TempDir user, system;
-  SearchPath xdg_path(GIT_CONFIG_LEVEL_XDG, user.path()), system_path(GIT_CONFIG_LEVEL_SYSTEM, system.path());
+  Isolated isolated;
+  const wstest::TempRepo& repo = isolated.repo;
   auto may_apply = [&] {
     auto r = ws::Repository::open(repo.path());
     REQUIRE(r.ok());

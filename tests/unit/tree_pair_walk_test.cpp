@@ -17,6 +17,7 @@
 #include "tree_pair_walk.h"
 
 using wstest::chomp;
+using wstest::lines;
 
 namespace {
 
@@ -64,13 +65,6 @@ std::vector<std::string> pair_lines(Trees& t, bool unchanged) {
                   "\t" + std::string(p.path));
   });
   REQUIRE(st.ok());
-  return out;
-}
-
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
   return out;
 }
 

@@ -38,18 +38,24 @@ std::vector<std::string> view_lines(const wstest::TempRepo& repo, ws::ViewSpec s
   return out;
 }
 
+// Writes each (path, bytes) of `files` into `repo` and commits them all: the
+// new commit's id.
+std::string commit_files(const wstest::TempRepo& repo, const std::vector<std::pair<std::string, std::string>>& files) {
+  for (const auto& [path, bytes] : files) repo.write(path, bytes);
+  return repo.commit_all("base");
+}
+
 }  // namespace
 
 TEST_CASE("a changes-only view holds the full view's changes and the base's .ws/", "[view]") {
   wstest::TempRepo repo;
-  repo.write(".ws/config.json", "{\"unrouted\": \"warning\"}\n");
-  repo.write(".ws/kinds/extra.json", "{}\n");
-  repo.write("agents/AGa.json", "{\"name\": \"A\"}\n");
-  repo.write("agents/AGb.json", "{\"name\": \"B\"}\n");
-  repo.write("agents/AGmove.json", "{\"name\": \"Move\"}\n");
-  repo.write("tasks/TKt.json", "{\"name\": \"T\"}\n");
-  repo.write("prompts/PRp.md", "---\nname: P\n---\n");
-  const std::string first = repo.commit_all("base");
+  const std::string first = commit_files(repo, {{".ws/config.json", "{\"unrouted\": \"warning\"}\n"},
+                                                {".ws/kinds/extra.json", "{}\n"},
+                                                {"agents/AGa.json", "{\"name\": \"A\"}\n"},
+                                                {"agents/AGb.json", "{\"name\": \"B\"}\n"},
+                                                {"agents/AGmove.json", "{\"name\": \"Move\"}\n"},
+                                                {"tasks/TKt.json", "{\"name\": \"T\"}\n"},
+                                                {"prompts/PRp.md", "---\nname: P\n---\n"}});
   repo.write("agents/AGa.json", "{\"name\": \"A2\"}\n");   // modified
   repo.remove("agents/AGb.json");                         // deleted
   repo.git({"mv", "agents/AGmove.json", "agents/AGmoved.json"});  // renamed
@@ -117,17 +123,16 @@ std::vector<std::string> committed_lines(const wstest::TempRepo& repo, ws::ViewS
 
 TEST_CASE("a rev or proposal view from the two trees walked together equals libgit2's diff", "[view]") {
   wstest::TempRepo repo;
-  repo.write(".ws/config.json", "{\"unrouted\": \"warning\"}\n");
-  repo.write("agents/AGa.json", "{\"name\": \"A\"}\n");
-  repo.write("agents/AGb.json", "{\"name\": \"B\"}\n");
-  repo.write("agents/deep/er/AGc.json", "{\"name\": \"C\"}\n");
-  repo.write("agents/deep/er/AGmove.json", "{\"name\": \"Move\"}\n");
-  repo.write("agents/same/AGs.json", "{\"name\": \"S\"}\n");
-  repo.write("agents-x.json", "{}\n");
-  repo.write("swap", "a file that becomes a folder\n");
-  repo.write("tools/run.sh", "#!/bin/sh\n");
-  repo.write("tasks/gone/TKg.json", "{\"name\": \"G\"}\n");
-  const std::string first = repo.commit_all("base");
+  const std::string first = commit_files(repo, {{".ws/config.json", "{\"unrouted\": \"warning\"}\n"},
+                                                {"agents/AGa.json", "{\"name\": \"A\"}\n"},
+                                                {"agents/AGb.json", "{\"name\": \"B\"}\n"},
+                                                {"agents/deep/er/AGc.json", "{\"name\": \"C\"}\n"},
+                                                {"agents/deep/er/AGmove.json", "{\"name\": \"Move\"}\n"},
+                                                {"agents/same/AGs.json", "{\"name\": \"S\"}\n"},
+                                                {"agents-x.json", "{}\n"},
+                                                {"swap", "a file that becomes a folder\n"},
+                                                {"tools/run.sh", "#!/bin/sh\n"},
+                                                {"tasks/gone/TKg.json", "{\"name\": \"G\"}\n"}});
   repo.write("agents/AGa.json", "{\"name\": \"A2\"}\n");                 // modified
   repo.remove("agents/AGb.json");                                       // deleted
   repo.write("agents/deep/er/AGnew.json", "{\"name\": \"New\"}\n");     // added, nested

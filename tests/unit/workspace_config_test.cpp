@@ -77,10 +77,31 @@ TEST_CASE("workspace config: the default-protected paths, and 'unprotected' lift
   CHECK(all->protected_paths.empty());
 }
 
+namespace {
+
+// The refusals several keys share, each naming the key (and code) refused.
+std::string no_code(const std::string& key) {
+  return "invalid .ws/config.json: '" + key + "' names no diagnostic code; the codes are WS001 to WS025 " +
+         "(ws-build(1), DIAGNOSTICS)";
+}
+std::string not_a_level(const std::string& key) {
+  return "invalid .ws/config.json: '" + key + "' must be \"off\", \"note\", \"warning\" or \"error\"";
+}
+std::string may_not_lower(const std::string& key, const std::string& code) {
+  return "invalid .ws/config.json: '" + key + "' may not lower " + code +
+         ": it guards a trust boundary (ws(7), RULES, lists the codes no config can tune)";
+}
+std::string not_default_protected(const std::string& path) {
+  return "invalid .ws/config.json: 'unprotected' may name only default-protected paths (.gitattributes, .gitmodules, "
+         ".pre-commit-config.yaml, .github/, .gitlab-ci.yml), not '" + path + "'";
+}
+
+}  // namespace
+
 TEST_CASE("workspace config: each refusal names the rule", "[workspace]") {
   struct Case {
     const char* text;
-    const char* message;
+    std::string message;
   };
   const Case cases[] = {
       {"{", "invalid .ws/config.json: not valid JSON"},
@@ -99,28 +120,14 @@ TEST_CASE("workspace config: each refusal names the rule", "[workspace]") {
       // The rule keys (ws(7), RULES): one line naming the key; trust-boundary codes are never lowered.
       {R"({"rules": ["WS014"]})",
        "invalid .ws/config.json: 'rules' must be an object of codes and levels, as {\"WS014\": \"off\"}"},
-      {R"({"rules": {"WS999": "off"}})",
-       "invalid .ws/config.json: 'rules.WS999' names no diagnostic code; the codes are WS001 to WS025 "
-       "(ws-build(1), DIAGNOSTICS)"},
-      {R"({"rules": {"ws014": "off"}})",
-       "invalid .ws/config.json: 'rules.ws014' names no diagnostic code; the codes are WS001 to WS025 "
-       "(ws-build(1), DIAGNOSTICS)"},
-      {R"({"rules": {"WS014": "silent"}})",
-       "invalid .ws/config.json: 'rules.WS014' must be \"off\", \"note\", \"warning\" or \"error\""},
-      {R"({"rules": {"WS014": false}})",
-       "invalid .ws/config.json: 'rules.WS014' must be \"off\", \"note\", \"warning\" or \"error\""},
-      {R"({"rules": {"WS004": "off"}})",
-       "invalid .ws/config.json: 'rules.WS004' may not lower WS004: it guards a trust boundary (ws(7), RULES, "
-       "lists the codes no config can tune)"},
-      {R"({"rules": {"WS017": "warning"}})",
-       "invalid .ws/config.json: 'rules.WS017' may not lower WS017: it guards a trust boundary (ws(7), RULES, "
-       "lists the codes no config can tune)"},
-      {R"({"rules": {"WS023": "note"}})",
-       "invalid .ws/config.json: 'rules.WS023' may not lower WS023: it guards a trust boundary (ws(7), RULES, "
-       "lists the codes no config can tune)"},
-      {R"({"rule_paths": {"WS012": ["legacy/**"]}})",
-       "invalid .ws/config.json: 'rule_paths.WS012' may not lower WS012: it guards a trust boundary (ws(7), RULES, "
-       "lists the codes no config can tune)"},
+      {R"({"rules": {"WS999": "off"}})", no_code("rules.WS999")},
+      {R"({"rules": {"ws014": "off"}})", no_code("rules.ws014")},
+      {R"({"rules": {"WS014": "silent"}})", not_a_level("rules.WS014")},
+      {R"({"rules": {"WS014": false}})", not_a_level("rules.WS014")},
+      {R"({"rules": {"WS004": "off"}})", may_not_lower("rules.WS004", "WS004")},
+      {R"({"rules": {"WS017": "warning"}})", may_not_lower("rules.WS017", "WS017")},
+      {R"({"rules": {"WS023": "note"}})", may_not_lower("rules.WS023", "WS023")},
+      {R"({"rule_paths": {"WS012": ["legacy/**"]}})", may_not_lower("rule_paths.WS012", "WS012")},
       {R"({"rule_paths": {"WS014": []}})",
        "invalid .ws/config.json: 'rule_paths.WS014' must be a non-empty array of paths or globs"},
       {R"({"rule_paths": {"WS014": [1]}})", "invalid .ws/config.json: 'rule_paths.WS014' entries must be strings"},
@@ -139,15 +146,9 @@ TEST_CASE("workspace config: each refusal names the rule", "[workspace]") {
       {R"({"unprotected": ".github/"})", "invalid .ws/config.json: 'unprotected' must be an array of paths"},
       {R"({"unprotected": [7]})", "invalid .ws/config.json: 'unprotected' entries must be non-empty strings"},
       // Only a default can be lifted: never .git/, .secrets/, .ws/ or a path the workspace protects.
-      {R"({"unprotected": [".secrets/"]})",
-       "invalid .ws/config.json: 'unprotected' may name only default-protected paths (.gitattributes, .gitmodules, "
-       ".pre-commit-config.yaml, .github/, .gitlab-ci.yml), not '.secrets/'"},
-      {R"({"unprotected": [".github"]})",
-       "invalid .ws/config.json: 'unprotected' may name only default-protected paths (.gitattributes, .gitmodules, "
-       ".pre-commit-config.yaml, .github/, .gitlab-ci.yml), not '.github'"},
-      {R"({"unprotected": ["**/.gitattributes"]})",
-       "invalid .ws/config.json: 'unprotected' may name only default-protected paths (.gitattributes, .gitmodules, "
-       ".pre-commit-config.yaml, .github/, .gitlab-ci.yml), not '**/.gitattributes'"},
+      {R"({"unprotected": [".secrets/"]})", not_default_protected(".secrets/")},
+      {R"({"unprotected": [".github"]})", not_default_protected(".github")},
+      {R"({"unprotected": ["**/.gitattributes"]})", not_default_protected("**/.gitattributes")},
       {R"({"approval": true})", "invalid .ws/config.json: 'approval' must be an object"},
       {R"({"approval": {"distinct_approver": "yes"}})",
        "invalid .ws/config.json: 'approval.distinct_approver' must be true or false"},

@@ -68,17 +68,24 @@ Opened open(const wstest::TempRepo& repo, ws::ViewSpec spec, bool fast) {
   return out;
 }
 
-// Whether the fast path applies here, and why not.
-std::string why_not(const wstest::TempRepo& repo) {
+// worktree_status of `repo`'s working tree against the commit `rev`,
+// hashing through the staged view's content as a working-tree build does.
+ws::Result<ws::detail::WorktreeStatus> status_of(const wstest::TempRepo& repo, const std::string& rev,
+                                                 bool changes_only,
+                                                 std::size_t prestat_min = ws::detail::kPrestatMin) {
   auto r = ws::Repository::open(repo.path());
   REQUIRE(r.ok());
-  auto root = ws::WorkspaceRoot::open(repo.path(), "");
-  REQUIRE(root.ok());
   auto view = ws::open_view(*r, nullptr, [] { ws::ViewSpec s; s.source = ws::ViewSource::staged; return s; }());
   REQUIRE(view.ok());
-  auto head = r->resolve_commit("HEAD");
-  REQUIRE(head.ok());
-  auto st = ws::detail::worktree_status(*r, repo.path(), *head, view->content(), false);
+  auto commit = r->resolve_commit(rev);
+  REQUIRE(commit.ok());
+  return ws::detail::worktree_status(*r, repo.path(), *commit, view->content(), changes_only, prestat_min);
+}
+
+// Whether the fast path applies here, and why not.
+std::string why_not(const wstest::TempRepo& repo) {
+  REQUIRE(ws::WorkspaceRoot::open(repo.path(), "").ok());
+  auto st = status_of(repo, "HEAD", false);
   REQUIRE(st.ok());
   return st->applicable ? "" : st->why_not;
 }
@@ -86,15 +93,9 @@ std::string why_not(const wstest::TempRepo& repo) {
 // The fast path with every tracked file stated up front on all cores, and
 // with none: the same entries.
 void same_with_and_without_prestat(const wstest::TempRepo& repo, const std::string& base) {
-  auto r = ws::Repository::open(repo.path());
-  REQUIRE(r.ok());
-  auto view = ws::open_view(*r, nullptr, [] { ws::ViewSpec s; s.source = ws::ViewSource::staged; return s; }());
-  REQUIRE(view.ok());
-  auto commit = r->resolve_commit(base.empty() ? "HEAD" : base);
-  REQUIRE(commit.ok());
   for (bool changes_only : {false, true}) {
-    auto pre = ws::detail::worktree_status(*r, repo.path(), *commit, view->content(), changes_only, 0);
-    auto walk = ws::detail::worktree_status(*r, repo.path(), *commit, view->content(), changes_only, SIZE_MAX);
+    auto pre = status_of(repo, base.empty() ? "HEAD" : base, changes_only, 0);
+    auto walk = status_of(repo, base.empty() ? "HEAD" : base, changes_only, SIZE_MAX);
     REQUIRE(pre.ok());
     REQUIRE(walk.ok());
     CHECK(pre->applicable == walk->applicable);
@@ -275,13 +276,7 @@ TEST_CASE("working-tree status: stats taken beside the walk give the walk's own 
   repo.write("kind2/F1690.json", "{\"n\": 6}\n\n");
   repo.write("kind2/untracked.json", "{}\n");
   same_with_and_without_prestat(repo, "");
-  auto r = ws::Repository::open(repo.path());
-  REQUIRE(r.ok());
-  auto view = ws::open_view(*r, nullptr, [] { ws::ViewSpec s; s.source = ws::ViewSource::staged; return s; }());
-  REQUIRE(view.ok());
-  auto head = r->resolve_commit("HEAD");
-  REQUIRE(head.ok());
-  auto st = ws::detail::worktree_status(*r, repo.path(), *head, view->content(), true, 0);
+  auto st = status_of(repo, "HEAD", true, 0);
   REQUIRE(st.ok());
   REQUIRE(st->applicable);
   std::vector<std::string> changed;
@@ -311,14 +306,8 @@ TEST_CASE("working-tree status: the walk names every file with several links", "
   fs::create_hard_link(outside.path() + "/elsewhere.json", root / "kind1/linked.json");
   fs::create_hard_link(outside.path() + "/elsewhere.json", root / "kind1/linked-again.json");
   fs::create_symlink("plain.json", root / "kind0/link.json");
-  auto r = ws::Repository::open(repo.path());
-  REQUIRE(r.ok());
-  auto view = ws::open_view(*r, nullptr, [] { ws::ViewSpec s; s.source = ws::ViewSource::staged; return s; }());
-  REQUIRE(view.ok());
-  auto head = r->resolve_commit("HEAD");
-  REQUIRE(head.ok());
   for (std::size_t prestat_min : {std::size_t(0), SIZE_MAX}) {
-    auto st = ws::detail::worktree_status(*r, repo.path(), *head, view->content(), false, prestat_min);
+    auto st = status_of(repo, "HEAD", false, prestat_min);
     REQUIRE(st.ok());
     REQUIRE(st->applicable);
     std::vector<std::pair<std::string, std::uint64_t>> want{
