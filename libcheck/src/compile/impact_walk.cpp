@@ -78,8 +78,8 @@ class ImpactWalk {
       const Item& it = items[i];
       if (!it.changed) continue;
       if (filter) {
-        for (const std::string& path : {it.entry->path, it.entry->old_path})
-          if (auto d = path.empty() ? std::nullopt : base.find_path(path)) changed_in_base.push_back(*d);
+        for (const std::string* path : {&it.entry->path, &it.entry->old_path})
+          if (auto d = path->empty() ? std::nullopt : base.find_path(*path)) changed_in_base.push_back(*d);
       }
       if (it.view.present && it.view.kind) overlay_.push_back(i);
     }
