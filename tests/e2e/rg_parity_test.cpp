@@ -300,7 +300,7 @@ TEST_CASE("random patterns of Unicode classes find what rg finds", "[rg-parity]"
   TempRepo repo;
   repo.write("mixed.txt",
              "caf\xC3\xA9 na\xC3\xAFve-stra\xC3\x9F" "e \xD0\x96\xD1\x83\xD0\xBA_1 \xE4\xB8\xAD\xE6\x96\x87\xE3\x80\x80x\n"
-             "e\xCC\x81t\xC3\xA9 \xD9\xA3\xD9\xA4-42 \xC2\xB2 a\xC2\xA0b\t\xE2\x80\xBF_ \xF0\x9F\x98\x80z9\r\n"
+             "e\xCC\x81t\xC3\xA9 \xD9\xA3\xD9\xA4-42 \xC2\xB2 a\xC2\xA0" "b\t\xE2\x80\xBF_ \xF0\x9F\x98\x80z9\r\n"
              "__init__ foo-bar foo_bar \xE2\x92\xB6x \xE2\x80\x8Dzw\xE2\x80\x8B end.\n");
   repo.commit_all("mixed");
   const std::vector<std::string> atoms = {"\\w", "\\W", "\\d", "\\D", "\\s", "\\S", "[\\w-]", "[^\\w\\s]",
