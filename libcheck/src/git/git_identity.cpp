@@ -5,11 +5,11 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <optional>
-#include <string_view>
 #include <cstring>
 #include <ctime>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace ws::git {
 

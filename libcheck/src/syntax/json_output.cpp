@@ -3,7 +3,6 @@
 #include "libcheck/json_output.h"
 
 #include <algorithm>
-
 #include <array>
 #include <utility>
 
