@@ -24,6 +24,14 @@ struct Reference {
   Span span;           // the whole chain (code) or the string value (JSON)
   RefOrigin origin = RefOrigin::code;
   std::string text;    // as written: "N.Ticket.Status", "Lookup"
+  // Where the name and the member are written, as the reader found them:
+  // the identifier tokens of a code chain (`@` included), the string of a
+  // JSON value. Empty (0, 0) when not written here: a JSON member
+  // reference names its owner elsewhere. Set by the readers only; the
+  // definition cache and the base's index keep no such spans, so a caller
+  // that edits (ws rename) reads the file again.
+  Span name_at;
+  Span member_at;
 };
 
 struct Member {

@@ -49,9 +49,11 @@ void take_references(const Kind& kind, const JsonDoc& doc, Definition& def) {
       ref.text = v->get<std::string>();
       if (spec.member_of.empty()) {
         ref.name = ref.text;
+        ref.name_at = at->content;
       } else {
         ref.name = owner;
         ref.member = ref.text;
+        ref.member_at = at->content;
       }
       def.refs.push_back(std::move(ref));
     }

@@ -468,6 +468,8 @@ void CodeScan::add_reference(const Kind& kind, const Chain& c, const LineIndex& 
   Reference ref;
   ref.target_kind = target->name;
   ref.name = std::string(plain_name(token_text(c.segments[0], bytes_)));
+  ref.name_at = lines.span(c.segments[0].start, c.segments[0].end);
+  if (!member.empty()) ref.member_at = lines.span(last.start, last.end);
   ref.member = std::move(member);
   ref.span = span;
   ref.origin = RefOrigin::code;
