@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "libcheck/result.h"
 
@@ -82,6 +83,25 @@ class WorkspaceRoot {
   // `rel` is not a regular file with several links. read() checks again on
   // the file it opens, so a change in between cannot leak content.
   std::optional<FileError> hard_link_refusal(std::string_view rel) const;
+
+  // One file to replace: `path` (accepted by the path policy for writing)
+  // must still hold `expected`, the bytes read before; it gets `bytes`.
+  struct Replacement {
+    std::string path;
+    std::string expected;
+    std::string bytes;
+  };
+  // Replaces every file of `files` or none (ws(7), WRITING FILES). Each
+  // file is read again as read_for_write() reads it (no link, one name,
+  // under the cap) and must still hold its `expected` bytes; the new bytes
+  // go to a temporary file in the same folder, with the file's mode, synced;
+  // only when every file has passed and every temporary file is written
+  // are they renamed over the files, in the order given. A failure before
+  // that removes the temporary files and changes nothing; a failed rename
+  // puts back the files already replaced. A kill during the renames can
+  // leave some files replaced and a temporary file behind (named
+  // ".NAME.ws-new-*"), which the error-free run of the same command redoes.
+  Status replace_all(const std::vector<Replacement>& files, std::uint64_t size_cap = kDefaultSizeCap) const;
 
  private:
   WorkspaceRoot() = default;

@@ -95,12 +95,12 @@ long sys_openat2(int dir_fd, const char* path, std::uint64_t flags, std::uint64_
 // resolved beneath dir_fd, any link on the way fails with ELOOP and any
 // mount point (a bind mount too) with EXDEV.
 // Returns false when openat2 itself is unusable, so the caller can fall back.
-bool try_openat2(int dir_fd, const std::string& rel, OpenOutcome& out) {
+bool try_openat2(int dir_fd, const std::string& rel, int leaf_flags, OpenOutcome& out) {
 #if WS_HAVE_OPENAT2
   if (g_openat2_state.load(std::memory_order_relaxed) < 0) return false;
   long fd;
   do {
-    fd = sys_openat2(dir_fd, rel.c_str(), static_cast<std::uint64_t>(kLeafFlags),
+    fd = sys_openat2(dir_fd, rel.c_str(), static_cast<std::uint64_t>(leaf_flags),
                      RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV);
   } while (fd < 0 && errno == EINTR);
   if (fd >= 0) {
@@ -121,6 +121,7 @@ bool try_openat2(int dir_fd, const std::string& rel, OpenOutcome& out) {
 #else
   (void)dir_fd;
   (void)rel;
+  (void)leaf_flags;
   (void)out;
   return false;
 #endif
@@ -137,7 +138,7 @@ FileRule classify_link_error(int at, const char* name, int e) {
 // The fallback: one openat per component, each refusing to follow a link
 // and each checked to lie on the root's side of every mount point.
 // Directories are opened O_PATH (search permission is all a walk needs).
-OpenOutcome walk_open(int dir_fd, const std::string& rel) {
+OpenOutcome walk_open(int dir_fd, const std::string& rel, int leaf_flags) {
   OpenOutcome out;
   dev_t root_dev;
   if (!device_of(dir_fd, root_dev)) return out;  // io
@@ -148,7 +149,7 @@ OpenOutcome walk_open(int dir_fd, const std::string& rel) {
     size_t slash = rel.find('/', start);
     bool leaf = slash == std::string::npos;
     std::string name = rel.substr(start, leaf ? std::string::npos : slash - start);
-    int flags = leaf ? kLeafFlags : (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int flags = leaf ? leaf_flags : (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     int fd;
     do {
       fd = ::openat(at, name.c_str(), flags);
@@ -197,7 +198,9 @@ bool openat2_available() {
 #endif
 }
 
-OpenOutcome open_beneath(int dir_fd, std::string_view rel, Resolve how) {
+namespace {
+
+OpenOutcome open_with(int dir_fd, std::string_view rel, Resolve how, int leaf_flags) {
   OpenOutcome out;
   if (dir_fd < 0) return out;  // io: a moved-from root
   if (!is_plain(rel)) {
@@ -206,10 +209,28 @@ OpenOutcome open_beneath(int dir_fd, std::string_view rel, Resolve how) {
   }
   std::string name(rel);
   if (how != Resolve::walk_only) {
-    if (try_openat2(dir_fd, name, out)) return out;
+    if (try_openat2(dir_fd, name, leaf_flags, out)) return out;
     if (how == Resolve::openat2_only) return out;  // rule stays io
   }
-  return walk_open(dir_fd, name);
+  return walk_open(dir_fd, name, leaf_flags);
+}
+
+}  // namespace
+
+OpenOutcome open_beneath(int dir_fd, std::string_view rel, Resolve how) {
+  return open_with(dir_fd, rel, how, kLeafFlags);
+}
+
+OpenOutcome open_dir_beneath(int dir_fd, std::string_view rel, Resolve how) {
+  OpenOutcome out = open_with(dir_fd, rel, how, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  // O_DIRECTORY on a link at the end gives ENOTDIR, not ELOOP: ask what is there.
+  if (!out.fd.valid() && out.rule == FileRule::not_found && is_plain(rel)) {
+    std::string name(rel);
+    struct stat st;
+    if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+      out.rule = FileRule::symlink;
+  }
+  return out;
 }
 
 WorkspaceRoot::ReadResult read_beneath(int dir_fd, std::string_view rel, std::uint64_t cap, bool for_write,

@@ -53,6 +53,11 @@ struct OpenOutcome {
 // not_found, since no such name can lie beneath the directory.
 OpenOutcome open_beneath(int dir_fd, std::string_view rel, Resolve how);
 
+// Opens the folder `rel` beneath `dir_fd` the same way (no link, no mount
+// point on the way or at the end), for reading its entries and for the
+// *at calls that create and rename files in it.
+OpenOutcome open_dir_beneath(int dir_fd, std::string_view rel, Resolve how = Resolve::automatic);
+
 // Opens and reads `rel` whole, applying the checks WorkspaceRoot::read and
 // read_for_write document (special files, links, hard links, size cap).
 WorkspaceRoot::ReadResult read_beneath(int dir_fd, std::string_view rel, std::uint64_t cap, bool for_write,
