@@ -29,6 +29,7 @@ using TreeBuilder = std::unique_ptr<git_treebuilder, Deleter<git_treebuilder, gi
 using Signature = std::unique_ptr<git_signature, Deleter<git_signature, git_signature_free>>;
 using RevWalk = std::unique_ptr<git_revwalk, Deleter<git_revwalk, git_revwalk_free>>;
 using Config = std::unique_ptr<git_config, Deleter<git_config, git_config_free>>;
+using Patch = std::unique_ptr<git_patch, Deleter<git_patch, git_patch_free>>;
 
 // libgit2's last error message, lower-cased first letter, no trailing full stop.
 std::string last_error();
