@@ -28,6 +28,10 @@ class KnownDefinitions {
   // N.Ticket), in path order.
   virtual void referrers(const Kind& kind, std::string_view name,
                          const std::function<void(std::string_view path)>& f) const = 0;
+  // The paths of the known definitions of kind `kind` named `name`, in
+  // path order (more than one is the duplicate a build reports).
+  virtual void definers(const Kind& kind, std::string_view name,
+                        const std::function<void(std::string_view path)>& f) const = 0;
   // The definition at `path` as its reader read it: name, members and
   // references with their spans in the file's bytes (no reference text);
   // nullopt when it is not known or its saved bytes fail their check.

@@ -2,6 +2,7 @@
 // definitions (compile.h, saved_base_definitions), for the queries that
 // can take a definition's reading from it instead of parsing the file.
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "base_index.h"
@@ -29,11 +30,18 @@ class SavedBase final : public KnownDefinitions {
 
   void referrers(const Kind& kind, std::string_view name,
                  const std::function<void(std::string_view path)>& f) const override {
-    const auto at = static_cast<std::size_t>(&kind - kinds_.kinds().data());
-    if (at >= kinds_.kinds().size()) return;
-    index_.referrers(at, name, [&](std::size_t d) {
-      if (auto def = index_.def(d)) f(def->path);
-    });
+    if (auto at = number_of(kind))
+      index_.referrers(*at, name, [&](std::size_t d) {
+        if (auto def = index_.def(d)) f(def->path);
+      });
+  }
+
+  void definers(const Kind& kind, std::string_view name,
+                const std::function<void(std::string_view path)>& f) const override {
+    if (auto at = number_of(kind))
+      index_.owners(*at, name, [&](std::size_t d) {
+        if (auto def = index_.def(d)) f(def->path);
+      });
   }
 
   std::optional<Definition> definition(std::string_view path) const override {
@@ -46,6 +54,13 @@ class SavedBase final : public KnownDefinitions {
   }
 
  private:
+  // The kind's number in the pack, which the index keys names by.
+  std::optional<std::size_t> number_of(const Kind& kind) const {
+    const auto at = static_cast<std::size_t>(&kind - kinds_.kinds().data());
+    if (at >= kinds_.kinds().size()) return std::nullopt;
+    return at;
+  }
+
   const KindPack& kinds_;
   BaseIndex index_;
 };
