@@ -121,6 +121,7 @@ TEST_CASE("cmake --install puts tools, kind pack, man pages and completion where
   // One executable, ws; each tool a relative link to it.
   CHECK(fs::is_regular_file(fs::symlink_status(p / "bin/ws")));
   CHECK(read_file(p / "share/man/man1/ws.1") == read_file(fs::path(WS_SOURCE_DIR) / "man/ws.1"));
+  CHECK(read_file(p / "share/man/man1/ws-rename.1") == read_file(fs::path(WS_SOURCE_DIR) / "man/ws-rename.1"));
   CHECK(read_file(p / "share/zsh/vendor-completions/_ws") == read_file(fs::path(WS_SOURCE_DIR) / "completions/_ws"));
   std::vector<std::string> names = kTools;
   names.push_back("ws");
@@ -157,7 +158,7 @@ TEST_CASE("cmake --install puts tools, kind pack, man pages and completion where
     ++source_schemas;
   }
   for (const auto& e : fs::directory_iterator(p / "share/ws/schemas/output")) installed_schemas += e.is_regular_file();
-  CHECK(source_schemas == 5);
+  CHECK(source_schemas == 6);  // the five tools' and ws rename's
   CHECK(installed_schemas == source_schemas);
 
   // man finds the pages under the prefix.

@@ -105,7 +105,7 @@ TEST_CASE("fish completes options, values, commands and paths from the tools' ta
   // The front door's commands, with what they do.
   auto commands = fish("ws ", repo.path());
   CHECK(commands.find("ls\tlist the definitions of the view\n") != std::string::npos);
-  CHECK(fish_names("ws ", repo.path()) == "apply\nbuild\ncommit\ngrep\nhelp\ninit\nls\n");
+  CHECK(fish_names("ws ", repo.path()) == "apply\nbuild\ncommit\ngrep\nhelp\ninit\nls\nrename\n");
 }
 
 TEST_CASE("zsh completes options, values, commands and paths from the tools' tables", "[completion][zsh]") {
@@ -135,13 +135,13 @@ TEST_CASE("zsh completes options, values, commands and paths from the tools' tab
   std::string id = staged.out.substr(staged.out.find("\"id\":\"") + 6, 40);
   CHECK(zsh("ws-apply --show " + id.substr(0, 8), repo.path()) == id + "\n");
   CHECK(fish_names("ws apply --show " + id.substr(0, 8), repo.path()) == id + "\n");
-  CHECK(zsh("ws ", repo.path()) == "apply\nbuild\ncommit\ngrep\nhelp\ninit\nls\n");
+  CHECK(zsh("ws ", repo.path()) == "apply\nbuild\ncommit\ngrep\nhelp\ninit\nls\nrename\n");
 }
 
 TEST_CASE("bash completes the front door: its commands, then as the tool", "[completion]") {
   TempRepo repo;
   seed(repo);
-  CHECK(wstest::bash_complete({"ws", ""}, repo.path()) == "ls\ngrep\nbuild\ncommit\napply\ninit\nhelp\n");
+  CHECK(wstest::bash_complete({"ws", ""}, repo.path()) == "ls\ngrep\nbuild\ncommit\napply\ninit\nrename\nhelp\n");
   CHECK(wstest::bash_complete({"ws", "b"}, repo.path()) == "build\n");
   CHECK(wstest::bash_complete({"ws", "build", "--for"}, repo.path()) == "--format\n");
   CHECK(wstest::bash_complete({"ws", "ls", "--kind", "w"}, repo.path()) == "widget\n");

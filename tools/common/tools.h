@@ -12,5 +12,6 @@ int run_build(int argc, char** argv);
 int run_commit(int argc, char** argv);
 int run_apply(int argc, char** argv);
 int run_init(int argc, char** argv);
+int run_rename(int argc, char** argv);
 
 }  // namespace wstools

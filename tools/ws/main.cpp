@@ -30,6 +30,7 @@ constexpr Command kCommands[] = {
     {"commit", wstools::run_commit, "stage the pending changes as one proposal"},
     {"apply", wstools::run_apply, "list, show, reject and apply proposals"},
     {"init", wstools::run_init, "make .ws/config.json and the kind folders in a repository"},
+    {"rename", wstools::run_rename, "rename a definition or a field and every reference to it"},
 };
 
 const Command* find_command(std::string_view name) {
