@@ -9,8 +9,11 @@
 
 #include <filesystem>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "support/billing_rename.h"
 #include "support/process.h"
@@ -342,4 +345,75 @@ TEST_CASE("ws rename: a rename that breaks the build is written and exits 1", "[
   CHECK(r.status == 1);
   CHECK(r.out.find("agents/AGtriage01.json:7:15: error[WS010]: unresolved reference to skill 'Nothing'") != std::string::npos);
   CHECK(repo.read("agents/AGbilling01.json").find("\"Payments\"") != std::string::npos);
+}
+
+TEST_CASE("ws rename: a referrer at a protected path refuses the rename; files it only reads do not", "[rename]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace", "{\"protected\": [\"ai-tools/\"]}\n");
+  auto before = tree_bytes(repo);
+  auto r = rename(repo, {"agent", "Billing", "Payments"});
+  CHECK(r.out == "");
+  CHECK(r.err ==
+        "ws rename: refused to rename: refused path 'ai-tools/TLroute01.cs': protected-path (the workspace protects "
+        "this path); leave it out of the change\n");
+  CHECK(r.status == 1);
+  CHECK(tree_bytes(repo) == before);
+  // A rename that changes nothing at the protected path goes through.
+  auto ok = rename(repo, {"skill", "Summarize", "Sum", "--no-build"});
+  CHECK(ok.err == "");
+  CHECK(ok.status == 0);
+  CHECK(repo.git({"status", "--porcelain"}) == " M agents/AGtriage01.json\n M skills/SKsummarize01.md\n");
+}
+
+TEST_CASE("ws rename -n from the base index equals a full parse, over every kind and fields", "[rename]") {
+  for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+    INFO("seed " << seed);
+    TempRepo repo;
+    wstest::TempDir scratch;
+    const std::vector<std::string> gen{wstest::tool("ws-bench-gen"), "--seed", std::to_string(seed), "--definitions",
+                                       "400", "--changeset", "10"};
+    auto made = wstest::run([&] { auto a = gen; a.push_back(scratch.path() + "/ws"); return a; }());
+    REQUIRE(made.status == 0);
+    fs::copy(scratch.path() + "/ws", repo.path(), fs::copy_options::recursive);
+    repo.commit_all("generated workspace");
+    auto applied = wstest::run([&] { auto a = gen; a.push_back("--apply-changeset"); a.push_back(repo.path()); return a; }());
+    REQUIRE(applied.status == 0);
+    REQUIRE(wstest::ws("ws-build", {}, repo.path()).status == 0);
+    const fs::path bases = fs::path(repo.path()) / ".git/ws/cache/bases";
+    REQUIRE(fs::exists(bases));
+
+    // Definitions of every kind, a few each, and a field of node types.
+    std::map<std::string, std::vector<std::string>> by_kind;
+    for (const auto& line : wstest::lines(wstest::ws("ws-ls", {"--json"}, repo.path()).out)) {
+      auto r = nlohmann::json::parse(line);
+      if (r.value("type", "") == "entry" && r.contains("name") && r.value("kind", "") != "secret")
+        by_kind[r["kind"]].push_back(r["name"]);
+    }
+    std::mt19937_64 rng(seed);
+    std::vector<std::vector<std::string>> renames;
+    for (const auto& [kind, names] : by_kind)
+      for (int i = 0; i < 3 && !names.empty(); ++i) {
+        const std::string& name = names[rng() % names.size()];
+        renames.push_back({kind, name, kind == "access-grant" ? "renamed-" + name : "Renamed" + name});
+        if (kind != "node-type") continue;
+        auto fields = nlohmann::json::parse(
+            repo.read(wstest::chomp(repo.git({"grep", "-l", "\"name\": \"" + name + "\"", "--", "node-types/"}))));
+        if (fields.contains("fields") && !fields["fields"].empty())
+          renames.push_back({"field", name + "." + fields["fields"][0]["name"].get<std::string>(), "RenamedField"});
+      }
+    REQUIRE(renames.size() >= 20);
+    std::size_t written = 0;
+    for (const auto& r : renames) {
+      INFO(r[0] << " " << r[1] << " " << r[2]);
+      auto with_index = rename(repo, {"-n", "--json", r[0], r[1], r[2]});
+      fs::rename(bases, scratch.path() + "/bases");
+      auto parsed = rename(repo, {"-n", "--json", r[0], r[1], r[2]});
+      fs::rename(scratch.path() + "/bases", bases);
+      CHECK(with_index.status == parsed.status);
+      CHECK(with_index.err == parsed.err);
+      CHECK(with_index.out == parsed.out);
+      written += with_index.status == 0;
+    }
+    CHECK(written >= renames.size() / 2);
+  }
 }

@@ -47,6 +47,10 @@ class Repository {
   // The entry at `path` in a commit's tree (mode and blob id, as an
   // unchanged ViewEntry); nullopt when the tree has no file there.
   Result<std::optional<ViewEntry>> entry_at(const std::string& commit_hex, const std::string& path) const;
+  // entry_at() for many paths, each folder's tree read once (a folder of
+  // thousands of entries costs a parse a lookup otherwise); in the order given.
+  Result<std::vector<std::optional<ViewEntry>>> entries_at(const std::string& commit_hex,
+                                                           const std::vector<std::string>& paths) const;
 
   // The index file a view reads: GIT_INDEX_FILE when git set it (hooks),
   // else the one in the git directory (a linked worktree's own).

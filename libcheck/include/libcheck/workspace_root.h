@@ -94,7 +94,8 @@ class WorkspaceRoot {
   // Replaces every file of `files` or none (ws(7), WRITING FILES). Each
   // file is read again as read_for_write() reads it (no link, one name,
   // under the cap) and must still hold its `expected` bytes; the new bytes
-  // go to a temporary file in the same folder, with the file's mode, synced;
+  // go to a temporary file in the same folder, with the file's mode (not
+  // synced, as git writes the working tree);
   // only when every file has passed and every temporary file is written
   // are they renamed over the files, in the order given. A failure before
   // that removes the temporary files and changes nothing; a failed rename

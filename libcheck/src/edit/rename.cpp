@@ -16,6 +16,8 @@
 #include "libcheck/closest_name.h"
 #include "libcheck/path_policy.h"
 #include "libcheck/reader.h"
+#include "blob_id.h"
+#include "libcheck/repository.h"
 #include "libcheck/workspace_root.h"
 #include "printable_path.h"
 
@@ -160,13 +162,76 @@ struct ReadFile {
   Definition def;
 };
 
+// Where the plan reads definitions from: the files, and for the unchanged
+// ones the base's index, with the base's blob id of each file it knows.
+struct Sources {
+  const Workspace& ws;
+  const KnownDefinitions* known = nullptr;
+  std::map<std::string, std::string, std::less<>> base_ids;  // path -> blob id in the base
+};
+
+// The base's blob ids of the unchanged paths `known` knows, read folder by folder.
+Result<Sources> sources_for(const Workspace& ws, const KnownDefinitions* known, const std::vector<std::string>& paths) {
+  Sources in{ws, known, {}};
+  if (!known || !ws.repo || ws.view.base_commit().empty()) return in;
+  std::vector<std::string> unchanged;
+  for (const std::string& p : paths) {
+    const ViewEntry* e = ws.view.find(p);
+    if ((!e || e->status == ChangeStatus::unchanged) && known->knows(p)) unchanged.push_back(p);
+  }
+  auto entries = ws.repo->entries_at(ws.view.base_commit(), unchanged);
+  if (!entries) return entries.error();
+  for (std::size_t i = 0; i < unchanged.size(); ++i)
+    if ((*entries)[i]) in.base_ids.emplace(unchanged[i], (*entries)[i]->blob_id);
+  return in;
+}
+
+// The place of `word` (or `@word`) at the end of `span` of `bytes`: the
+// last token of a code chain. Empty when the bytes there are not it.
+Span tail_token(std::string_view bytes, const Span& span, const std::string& word) {
+  for (std::size_t len : {word.size(), word.size() + 1}) {
+    if (len > span.end_byte - span.start_byte || len >= span.end.column) continue;
+    std::string_view raw = bytes.substr(span.end_byte - len, len);
+    if (raw.substr(raw.size() - word.size()) != word || (len > word.size() && raw[0] != '@')) continue;
+    auto n = static_cast<std::uint32_t>(len);
+    return Span{span.end_byte - n, span.end_byte, {span.end.line, span.end.column - n}, span.end};
+  }
+  return Span{};
+}
+
+// The reading of `path` that the base's index holds, when the file on the
+// disk has the base's bytes (same blob id) and is unchanged in the view:
+// the spans a rename needs are those the reader gave, without parsing the
+// file again (the index keeps whole spans only, so each reference to the
+// target gets its name's or member's place back from the bytes). nullopt:
+// the file must be parsed, as for a chain that names a member of the
+// target, whose name stands in its middle.
+std::optional<Definition> known_reading(const Sources& in, const Target& t, const std::string& path,
+                                        std::string_view bytes) {
+  auto base = in.base_ids.find(path);
+  if (!in.known || base == in.base_ids.end() || base->second != detail::blob_id_hex(bytes)) return std::nullopt;
+  auto def = in.known->definition(path);
+  if (!def) return std::nullopt;
+  for (Reference& r : def->refs) {
+    if (r.target_kind != t.kind->name || r.name != t.name) continue;
+    Span& at = r.member.empty() ? r.name_at : r.member_at;
+    if (r.origin == RefOrigin::json) {
+      at = r.span;  // the string's text, as the JSON reader gives it
+      continue;
+    }
+    if (!r.member.empty() && t.member.empty()) return std::nullopt;
+    at = tail_token(bytes, r.span, r.member.empty() ? r.name : r.member);
+    if (at.end_byte == at.start_byte) return std::nullopt;
+  }
+  return def;
+}
+
 // Reads `path` as the write will (WorkspaceRoot::read_for_write); a file
 // that cannot be read could refer to the name, so the rename stops.
-Result<std::optional<ReadFile>> read_candidate(const Workspace& ws, const Target& t, const std::string& path) {
+Result<std::optional<ReadFile>> read_candidate(const Sources& in, const Target& t, const std::string& path) {
+  const Workspace& ws = in.ws;
   const Kind* kind = ws.kinds.route(path);
   if (!kind) return std::optional<ReadFile>();
-  if (auto bad = check_path(path, write_policy(ws.config.protected_paths)))
-    return refused("refused to rename: " + bad->message(), path);
   auto r = ws.root->read_for_write(path, ws.config.size_cap);
   if (!r.ok) {
     if (r.error.rule == FileRule::not_found) return std::optional<ReadFile>();
@@ -181,7 +246,8 @@ Result<std::optional<ReadFile>> read_candidate(const Workspace& ws, const Target
   auto names = [&](const std::string& word) { return r.bytes.find(word) != std::string::npos; };
   if (!names(t.name) && !names(t.old_word()) && !names(t.new_name) && !names("\\")) return std::optional<ReadFile>();
   ReadFile f{path, kind, std::move(r.bytes), {}};
-  f.def = read_definition(*kind, path, f.bytes, ws.kinds);
+  if (auto k = known_reading(in, t, path, f.bytes)) f.def = std::move(*k);
+  else f.def = read_definition(*kind, path, f.bytes, ws.kinds);
   return std::optional<ReadFile>(std::move(f));
 }
 
@@ -278,7 +344,15 @@ Result<std::optional<FileRename>> plan_file(const ReadFile& f, const Target& t, 
     out.edits.push_back(std::move(*e));
   }
   out.after = apply_edits(f.bytes, out.edits);
-  if (!reads_back(f, out.after, t, defines, kinds))
+  // Read back where a word could read otherwise: front matter and a C#
+  // header, whose values are YAML scalars ('True' is a boolean there).
+  // Not the rest, which a parse would only confirm at most of a rename's
+  // cost: in code each edit puts an identifier that is no keyword in place
+  // of an identifier token, which leaves every token as it was; in JSON a
+  // string's plain text becomes other plain text (letters, digits, '.',
+  // '_', '-'), which needs no escape.
+  bool yaml_value = f.kind->format == Format::markdown || (f.kind->format == Format::csharp && defines);
+  if (yaml_value && !reads_back(f, out.after, t, defines, kinds))
     return refused("refused to rename in " + shown_quoted(f.path) + ": the file would read back as more than the name "
                    "changed; rename it there by hand",
                    f.path);
@@ -333,10 +407,12 @@ Result<RenamePlan> plan_rename(const Workspace& ws, const RenameRequest& request
   const Target& t = *target;
   auto paths = candidate_paths(ws, t, known);
   if (!paths) return paths.error();
+  auto sources = sources_for(ws, known, *paths);
+  if (!sources) return sources.error();
   RenamePlan plan{t.kind->name, symbol_of(t, t.old_word()), symbol_of(t, t.new_name), {}, 0};
   std::vector<std::string> definers, owners, taken;
   for (const std::string& path : *paths) {
-    auto f = read_candidate(ws, t, path);
+    auto f = read_candidate(*sources, t, path);
     if (!f) return f.error();
     if (!*f) continue;
     const ReadFile& file = **f;
@@ -348,6 +424,9 @@ Result<RenamePlan> plan_rename(const Workspace& ws, const RenameRequest& request
     auto planned = plan_file(file, t, ws.kinds);
     if (!planned) return planned.error();
     if (!*planned) continue;
+    // Only a file to be written answers to the policy for writing.
+    if (auto bad = check_path(path, write_policy(ws.config.protected_paths)))
+      return refused("refused to rename: " + bad->message(), path);
     if ((*planned)->defines) definers.push_back(path);
     plan.references += (*planned)->edits.size() - ((*planned)->defines ? 1 : 0);
     plan.files.push_back(std::move(**planned));

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <map>
 #include <string_view>
 #include <thread>
 
@@ -256,6 +257,38 @@ Result<std::optional<ViewEntry>> Repository::entry_at(const std::string& commit_
     out->blob_id = out->base_blob_id = git::to_hex(*git_tree_entry_id(found));
   }
   git_tree_entry_free(found);
+  return out;
+}
+
+Result<std::vector<std::optional<ViewEntry>>> Repository::entries_at(const std::string& commit_hex,
+                                                                  const std::vector<std::string>& paths) const {
+  std::vector<std::optional<ViewEntry>> out(paths.size());
+  if (commit_hex.empty() || paths.empty()) return out;
+  auto root = git::commit_tree(repo_, commit_hex);
+  if (!root) return root.error();
+  std::map<std::string, std::optional<git::Tree>, std::less<>> folders;  // "" is the root, held apart
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const std::string& path = paths[i];
+    auto slash = path.rfind('/');
+    const git_tree* tree = root->get();
+    if (slash != std::string::npos) {
+      std::string folder = path.substr(0, slash + 1);
+      auto at = folders.find(folder);
+      if (at == folders.end()) {
+        auto sub = subtree_at(repo_, *root, folder, commit_hex);
+        if (!sub) return sub.error();
+        at = folders.emplace(folder, std::move(*sub)).first;
+      }
+      if (!at->second) continue;
+      tree = at->second->get();
+    }
+    const git_tree_entry* found = git_tree_entry_byname(tree, path.c_str() + (slash == std::string::npos ? 0 : slash + 1));
+    if (!found || git_tree_entry_type(found) == GIT_OBJECT_TREE) continue;
+    out[i].emplace();
+    out[i]->path = path;
+    out[i]->mode = git_tree_entry_filemode(found);
+    out[i]->blob_id = out[i]->base_blob_id = git::to_hex(*git_tree_entry_id(found));
+  }
   return out;
 }
 
