@@ -18,6 +18,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "libcheck/object_id.h"
+
 namespace ws {
 
 class View;
@@ -32,13 +34,16 @@ class SecretBlobs {
  public:
   // `hex_id`: a blob id as 40 hex digits; anything else is ignored. The
   // size is learnt later (measure) unless given.
-  void insert(std::string_view hex_id, std::optional<std::uint64_t> size = std::nullopt);
+  void insert(std::string_view hex_id, std::optional<std::uint64_t> size = std::nullopt) {
+    insert(ObjectId::from_hex(hex_id), size);
+  }
+  // No id (empty) is ignored.
+  void insert(const ObjectId& id, std::optional<std::uint64_t> size = std::nullopt);
   void insert_all(const SecretBlobs& other);
   // A hash lookup, skipped when the set is empty (a workspace without
   // secrets pays nothing).
-  bool contains(std::string_view hex_id) const {
-    return !ids_.empty() && !hex_id.empty() && ids_.find(hex_id) != ids_.end();
-  }
+  bool contains(const ObjectId& id) const { return !ids_.empty() && !id.empty() && ids_.find(id) != ids_.end(); }
+  bool contains(std::string_view hex_id) const { return !ids_.empty() && contains(ObjectId::from_hex(hex_id)); }
   bool empty() const { return ids_.empty(); }
   std::size_t size() const { return ids_.size(); }
 
@@ -57,23 +62,20 @@ class SecretBlobs {
   bool holds_bytes(std::string_view bytes) const;
 
  private:
-  // Blob ids are uniformly distributed: their first 16 hex digits (64 bits
-  // of the id) hash as well as all 40, mixed by one multiplication each
-  // rather than a byte-wise hash, for the lookups a listing makes per file.
+  // Blob ids are uniformly distributed: their first 8 bytes hash as well
+  // as all 20, mixed by one multiplication rather than a byte-wise hash,
+  // for the lookups a listing makes per file.
   struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const {
-      if (s.size() < 16) return std::hash<std::string_view>{}(s);
-      std::uint64_t a, b;
-      std::memcpy(&a, s.data(), 8);
-      std::memcpy(&b, s.data() + 8, 8);
-      std::uint64_t h = (a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+    std::size_t operator()(const ObjectId& id) const {
+      std::uint64_t a;
+      std::memcpy(&a, id.data(), 8);
+      std::uint64_t h = a * 0xBF58476D1CE4E5B9ull;
       return static_cast<std::size_t>(h ^ (h >> 31));
     }
   };
   void add_size(std::uint64_t size);
 
-  std::unordered_map<std::string, std::optional<std::uint64_t>, Hash, std::equal_to<>> ids_;
+  std::unordered_map<ObjectId, std::optional<std::uint64_t>, Hash> ids_;
   std::vector<std::uint64_t> sizes_;  // sorted, distinct: a handful
   std::size_t unsized_ = 0;           // ids whose size is not known
 };

@@ -19,7 +19,7 @@ namespace ws::detail {
 // A file's bytes and the blob id they hash to.
 struct KeptBytes {
   std::string path;
-  std::string id;
+  ObjectId id;
   std::string bytes;
 };
 
