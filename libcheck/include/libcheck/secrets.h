@@ -8,6 +8,7 @@
 // secret (trees and the index, never a hash of a working-tree secret).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -42,7 +43,11 @@ class SecretBlobs {
   void insert_all(const SecretBlobs& other);
   // A hash lookup, skipped when the set is empty (a workspace without
   // secrets pays nothing).
-  bool contains(const ObjectId& id) const { return !ids_.empty() && !id.empty() && ids_.find(id) != ids_.end(); }
+  bool contains(const ObjectId& id) const {
+    if (ids_.empty() || id.empty()) return false;
+    const unsigned bit = filter_bit(id);
+    return (filter_[bit >> 6] >> (bit & 63) & 1) != 0 && ids_.find(id) != ids_.end();
+  }
   bool contains(std::string_view hex_id) const { return !ids_.empty() && contains(ObjectId::from_hex(hex_id)); }
   bool empty() const { return ids_.empty(); }
   std::size_t size() const { return ids_.size(); }
@@ -74,6 +79,11 @@ class SecretBlobs {
     }
   };
   void add_size(std::uint64_t size);
+  // A bit per value of an id's first 12 bits, set for every id held: most
+  // ids a listing asks about are no secret's, and a clear bit says so with
+  // one load, not a hash lookup (a workspace with 60 secrets sets under 2 %).
+  static unsigned filter_bit(const ObjectId& id) { return (unsigned(id.data()[0]) << 4) | (id.data()[1] >> 4); }
+  std::array<std::uint64_t, 64> filter_{};
 
   std::unordered_map<ObjectId, std::optional<std::uint64_t>, Hash> ids_;
   std::vector<std::uint64_t> sizes_;  // sorted, distinct: a handful

@@ -58,6 +58,10 @@ class ContentSource {
     (void)entry;
     return std::nullopt;
   }
+  // True when refusal() gives nullopt for every entry of the view, known
+  // without asking per entry (the status walk met no file with several
+  // links), so a listing of 20,000 names need not ask 20,000 times.
+  virtual bool refuses_none() const { return false; }
   // True when read(entry) returns, for certain, bytes whose blob id is
   // entry.blob_id even for a working-tree entry (the source kept what it
   // hashed), so a caller keying by that id need not hash them again.

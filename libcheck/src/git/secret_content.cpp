@@ -20,6 +20,8 @@ void SecretBlobs::add_size(std::uint64_t size) {
 void SecretBlobs::insert(const ObjectId& id, std::optional<std::uint64_t> size) {
   if (id.empty()) return;
   auto [at, added] = ids_.try_emplace(id, size);
+  const unsigned bit = filter_bit(id);
+  filter_[bit >> 6] |= std::uint64_t(1) << (bit & 63);
   if (added && !size) ++unsized_;
   if (!added && size && !at->second) {
     at->second = size;

@@ -79,8 +79,10 @@ class GitContentSource final : public ContentSource {
     return read_oid(odb.get(), oid);
   }
 
+  bool refuses_none() const override { return walk_links_ && walk_links_->empty(); }
+
   std::optional<Error> refusal(const ViewEntry& e) const override {
-    if (walk_links_ && walk_links_->empty()) return std::nullopt;  // the walk met no file with several links
+    if (refuses_none()) return std::nullopt;  // the walk met no file with several links
     if (!root_ || !e.from_worktree || e.status == ChangeStatus::deleted || e.mode == kModeLink ||
         e.mode == kModeGitlink || is_secret_path(e.path))
       return std::nullopt;
