@@ -34,8 +34,9 @@ class MemoryContent final : public ws::ContentSource {
     blobs[id] = bytes;
     return id;
   }
+  ws::ObjectId put_id(const std::string& bytes) { return ws::ObjectId::from_hex(put(bytes)); }
   ws::Result<std::string> read(const ws::ViewEntry& e) const override {
-    return read_blob(e.status == ws::ChangeStatus::deleted ? e.base_blob_id : e.blob_id);
+    return read_blob((e.status == ws::ChangeStatus::deleted ? e.base_blob_id : e.blob_id).hex());
   }
   ws::Result<std::string> read_blob(const std::string& id) const override {
     auto it = blobs.find(id);
@@ -69,18 +70,18 @@ inline ws::View memory_view(const std::vector<MemoryFile>& files,
     e.status = f.status;
     switch (f.status) {
       case ws::ChangeStatus::unchanged:
-        e.blob_id = e.base_blob_id = content->put(f.bytes);
+        e.blob_id = e.base_blob_id = content->put_id(f.bytes);
         break;
       case ws::ChangeStatus::added:
       case ws::ChangeStatus::renamed:
-        e.blob_id = content->put(f.bytes);
+        e.blob_id = content->put_id(f.bytes);
         break;
       case ws::ChangeStatus::modified:
-        e.blob_id = content->put(f.bytes);
-        e.base_blob_id = content->put(f.base_bytes);
+        e.blob_id = content->put_id(f.bytes);
+        e.base_blob_id = content->put_id(f.base_bytes);
         break;
       case ws::ChangeStatus::deleted:
-        e.blob_id = e.base_blob_id = content->put(f.base_bytes);
+        e.blob_id = e.base_blob_id = content->put_id(f.base_bytes);
         break;
     }
     e.size = f.bytes.size();

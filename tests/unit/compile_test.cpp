@@ -113,7 +113,7 @@ View with_rename(const std::vector<MemoryFile>& files, const std::string& from, 
   e.path = to;
   e.old_path = from;
   e.status = ChangeStatus::renamed;
-  e.blob_id = e.base_blob_id = Repository::hash_blob(bytes);
+  e.blob_id = e.base_blob_id = ws::ObjectId::from_hex(Repository::hash_blob(bytes));
   content->put(bytes);
   entries.push_back(e);
   return View(std::move(entries), v.content_ptr(), "");

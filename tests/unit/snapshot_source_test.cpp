@@ -22,7 +22,7 @@ ViewEntry worktree_entry(const std::string& path, ChangeStatus status, const std
   ViewEntry e;
   e.path = path;
   e.status = status;
-  e.blob_id = id;
+  e.blob_id = ws::ObjectId::from_hex(id);
   e.from_worktree = true;
   return e;
 }
@@ -33,7 +33,7 @@ TEST_CASE("snapshot source: kept bytes are served for the entry whose id they ha
   auto inner = std::make_shared<wstest::MemoryContent>();
   const std::string kept_id = ws::Repository::hash_blob("kept\n");
   const std::string other_id = inner->put("in the object database\n");
-  SnapshotContentSource source(inner, {KeptBytes{"agents/a.json", kept_id, "kept\n"}});
+  SnapshotContentSource source(inner, {KeptBytes{"agents/a.json", ws::ObjectId::from_hex(kept_id), "kept\n"}});
 
   struct Row {
     const char* what;
@@ -43,7 +43,7 @@ TEST_CASE("snapshot source: kept bytes are served for the entry whose id they ha
   ViewEntry committed = worktree_entry("agents/a.json", ChangeStatus::modified, kept_id);
   committed.from_worktree = false;
   ViewEntry deleted = worktree_entry("agents/a.json", ChangeStatus::deleted, kept_id);
-  deleted.base_blob_id = other_id;
+  deleted.base_blob_id = ws::ObjectId::from_hex(other_id);
   const Row rows[] = {
       {"modified, same id", worktree_entry("agents/a.json", ChangeStatus::modified, kept_id), true},
       {"added, same id", worktree_entry("agents/a.json", ChangeStatus::added, kept_id), true},
@@ -90,7 +90,7 @@ TEST_CASE("working-tree status keeps the bytes it hashed, within its budget", "[
     CHECK(view->content().reads_blob_id(*e));
     auto bytes = view->read(*e);
     REQUIRE(bytes.ok());
-    CHECK(ws::Repository::hash_blob(*bytes) == e->blob_id);
+    CHECK(ws::Repository::hash_blob(*bytes) == e->blob_id.hex());
     CHECK(*bytes == repo.read(path));
   }
   // An unchanged file is read from disk as before.

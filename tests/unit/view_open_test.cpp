@@ -19,8 +19,8 @@ namespace {
 
 std::string describe(const ViewEntry& e) {
   std::ostringstream s;
-  s << static_cast<char>(e.status) << ' ' << e.path << " <- '" << e.old_path << "' " << e.blob_id << ' '
-    << e.base_blob_id << ' ' << std::oct << e.mode;
+  s << static_cast<char>(e.status) << ' ' << e.path << " <- '" << e.old_path << "' " << e.blob_id.hex() << ' '
+    << e.base_blob_id.hex() << ' ' << std::oct << e.mode;
   return s.str();
 }
 
@@ -203,7 +203,7 @@ TEST_CASE("a commit's entries are those of git ls-tree -r in path order whicheve
     for (const auto& e : *entries) {
       std::ostringstream mode;
       mode << std::oct << e.mode;
-      got.push_back(e.path + " " + mode.str() + " " + e.blob_id);
+      got.push_back(e.path + " " + mode.str() + " " + e.blob_id.hex());
       CHECK(e.base_blob_id == e.blob_id);
       CHECK(e.status == ChangeStatus::unchanged);
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "libcheck/repository.h"
 #include "libcheck/view.h"
 #include "support/memory_content.h"
 
@@ -10,12 +11,19 @@ using ws::ViewEntry;
 
 namespace {
 
+// An id for a label ("b1"): the label itself when it is 40 hex digits,
+// else the id of the label's bytes.
+ws::ObjectId id_of(const std::string& label) {
+  ws::ObjectId id = ws::ObjectId::from_hex(label);
+  return id.empty() ? ws::ObjectId::from_hex(ws::Repository::hash_blob(label)) : id;
+}
+
 ViewEntry entry(std::string path, ChangeStatus st, std::string blob, std::string base = {}) {
   ViewEntry e;
   e.path = std::move(path);
   e.status = st;
-  e.blob_id = std::move(blob);
-  e.base_blob_id = st == ChangeStatus::added ? std::string() : (base.empty() ? e.blob_id : base);
+  e.blob_id = id_of(blob);
+  e.base_blob_id = st == ChangeStatus::added ? ws::ObjectId() : (base.empty() ? e.blob_id : id_of(base));
   return e;
 }
 
@@ -30,7 +38,7 @@ TEST_CASE("detect_renames pairs a delete and an add of the same bytes", "[view]"
   CHECK(es[0].path == "agents/b.json");
   CHECK(es[0].status == ChangeStatus::renamed);
   CHECK(es[0].old_path == "agents/a.json");
-  CHECK(es[0].base_blob_id == "b1");
+  CHECK(es[0].base_blob_id == id_of("b1"));
   CHECK(es[1].path == "agents/c.json");
   CHECK(es[1].status == ChangeStatus::added);
 }
@@ -119,9 +127,9 @@ TEST_CASE("a view never reads a secret's bytes, under .secrets/ or another path"
     CHECK_FALSE(v.content().size_of(*e).has_value());
   }
   CHECK(v.read(copy).error().message == ws::secret_bytes_refusal("skills/copy.md"));
-  auto blob = v.content().read_blob(secret.blob_id);
+  auto blob = v.content().read_blob(secret.blob_id.hex());
   REQUIRE_FALSE(blob.ok());
-  CHECK(blob.error().message.find(secret.blob_id.substr(0, 7)) == std::string::npos);
+  CHECK(blob.error().message.find(secret.blob_id.hex().substr(0, 7)) == std::string::npos);
   CHECK(v.read(real).ok());
   // Bytes read elsewhere are judged by their id.
   CHECK(v.bytes_are_secret(real, "x") == false);

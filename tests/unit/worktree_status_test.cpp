@@ -25,8 +25,8 @@ namespace {
 
 std::string describe(const ViewEntry& e) {
   std::ostringstream s;
-  s << static_cast<char>(e.status) << ' ' << e.path << " <- '" << e.old_path << "' " << e.blob_id << ' '
-    << e.base_blob_id << ' ' << std::oct << e.mode << std::dec << " wt=" << e.from_worktree << " size=" << e.size;
+  s << static_cast<char>(e.status) << ' ' << e.path << " <- '" << e.old_path << "' " << e.blob_id.hex() << ' '
+    << e.base_blob_id.hex() << ' ' << std::oct << e.mode << std::dec << " wt=" << e.from_worktree << " size=" << e.size;
   return s.str();
 }
 

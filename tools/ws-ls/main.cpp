@@ -51,7 +51,8 @@ void print_json(const ws::Listing& listing, std::optional<std::size_t> max) {
     j["kind"] = kind_label(le);
     j["name"] = le.name.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(le.name);
     j["status"] = status_word(le.entry->status);
-    j["blob"] = le.secret || le.entry->blob_id.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(le.entry->blob_id);
+    j["blob"] = le.secret || le.entry->blob_id.empty() ? nlohmann::ordered_json()
+                                                       : nlohmann::ordered_json(le.entry->blob_id.hex());
     j["size"] = le.size ? nlohmann::ordered_json(*le.size) : nlohmann::ordered_json();
     if (!le.entry->old_path.empty()) j["old_path"] = le.entry->old_path;
     fmt::print("{}\n", ws::json_text(std::move(j)));

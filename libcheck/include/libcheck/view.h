@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "libcheck/object_id.h"
 #include "libcheck/result.h"
 #include "libcheck/secrets.h"
 
@@ -31,8 +32,8 @@ struct ViewEntry {
   std::string path;
   ChangeStatus status = ChangeStatus::unchanged;
   std::string old_path;   // for renamed: the deleted path
-  std::string blob_id;    // hex object id of the view's content; base blob for deleted
-  std::string base_blob_id;  // hex id in the base; empty when added
+  ObjectId blob_id;       // object id of the view's content; base blob for deleted
+  ObjectId base_blob_id;  // id in the base; empty when added
   std::uint32_t mode = kModeFile;
   std::uint64_t size = 0;
   bool from_worktree = false;  // content must be read from the working tree
@@ -57,6 +58,10 @@ class ContentSource {
     (void)entry;
     return std::nullopt;
   }
+  // True when refusal() gives nullopt for every entry of the view, known
+  // without asking per entry (the status walk met no file with several
+  // links), so a listing of 20,000 names need not ask 20,000 times.
+  virtual bool refuses_none() const { return false; }
   // True when read(entry) returns, for certain, bytes whose blob id is
   // entry.blob_id even for a working-tree entry (the source kept what it
   // hashed), so a caller keying by that id need not hash them again.

@@ -23,7 +23,7 @@ std::optional<std::string> side_bytes(const View& view, const WorkspaceConfig& c
     probe.from_worktree = false;
   }
   if (auto size = view.content().size_of(probe); size && *size > config.size_cap) return std::nullopt;
-  Result<std::string> bytes = base_side ? view.content().read_blob(e.base_blob_id) : view.read(e);
+  Result<std::string> bytes = base_side ? view.content().read_blob(e.base_blob_id.hex()) : view.read(e);
   if (!bytes || bytes->size() > config.size_cap) return std::nullopt;
   if (!base_side && view.bytes_are_secret(e, *bytes)) return std::nullopt;
   return std::move(bytes).value();

@@ -151,7 +151,7 @@ void run_job(Job& job, const Item& item, const View& view, const KindPack& kinds
   // Committed content comes from the object database, by the id it is
   // cached under, even where the view would read an unchanged file from the
   // working tree: the record is then a function of that blob by construction.
-  const std::string& blob = job.base_side ? e.base_blob_id : e.blob_id;
+  const ObjectId& blob = job.base_side ? e.base_blob_id : e.blob_id;
   if (job.source == Job::Source::blob) {
     // The size from the object header first: a pushed gigabyte of zeros is
     // a few kilobytes compressed and must not be inflated to be refused.
@@ -164,7 +164,7 @@ void run_job(Job& job, const Item& item, const View& view, const KindPack& kinds
       return;
     }
   }
-  Result<std::string> bytes = job.source == Job::Source::view ? view.read(e) : view.content().read_blob(blob);
+  Result<std::string> bytes = job.source == Job::Source::view ? view.read(e) : view.content().read_blob(blob.hex());
   if (!bytes) {
     job.error = std::make_unique<Error>(bytes.error());
     return;
@@ -179,10 +179,10 @@ void run_job(Job& job, const Item& item, const View& view, const KindPack& kinds
   if (job.cacheable) {
     // A working-tree file may have changed since the view was made: key it
     // by the bytes actually read.
-    if (job.source == Job::Source::blob) job.cache_blob = blob;
+    if (job.source == Job::Source::blob) job.cache_blob = arena.store(blob.hex());
     else if ((e.from_worktree || e.blob_id.empty()) && !view.content().reads_blob_id(e))
       job.cache_blob = arena.store(Repository::hash_blob(*bytes));
-    else job.cache_blob = e.blob_id;
+    else job.cache_blob = arena.store(e.blob_id.hex());
     // An edit built before (the second build of one changeset, the build
     // inside ws-commit after ws-build) is parsed once, like the base.
     if (job.source == Job::Source::view && !job.looked_up) {
@@ -241,7 +241,7 @@ class ItemReader {
   void report_unread(const ViewEntry& e, const PathRoute& route, bool link, bool secret_bytes);
   void plan_view_side(std::size_t i, bool report, bool link);
   void plan_base_side(std::size_t i);
-  bool from_cache(Side& side, const std::string& blob);
+  bool from_cache(Side& side, const ObjectId& blob);
   bool from_index(Side& side) const;
   void name_only(Side& side);
   void add_job(std::size_t i, bool base_side, Job::Source source, bool looked_up = false);
@@ -387,9 +387,10 @@ void ItemReader::plan_base_side(std::size_t i) {
   }
 }
 
-bool ItemReader::from_cache(Side& side, const std::string& blob) {
+bool ItemReader::from_cache(Side& side, const ObjectId& blob) {
   if (!cache_ || blob.empty()) return false;
-  auto rec = cache_->find(blob, side.kind->name);
+  const auto hex = blob.hex_digits();
+  auto rec = cache_->find(std::string_view(hex.data(), hex.size()), side.kind->name);
   if (!rec) {
     ++reading_.result.stats.cache_misses;
     return false;

@@ -3,10 +3,12 @@
 
 #include <git2.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
 
+#include "libcheck/object_id.h"
 #include "libcheck/result.h"
 
 namespace ws::git {
@@ -48,6 +50,14 @@ std::string to_hex(const unsigned char* raw);
 bool hex_equals(std::string_view hex, const unsigned char* raw);
 // Parses 40 hex digits; false on anything else.
 bool from_hex(const std::string& hex, git_oid& out);
+
+// A view's id as libgit2's, and back; false for no id.
+inline bool to_oid(const ObjectId& id, git_oid& out) {
+  if (id.empty()) return false;
+  std::memcpy(out.id, id.data(), ObjectId::kSize);
+  return true;
+}
+inline ObjectId to_id(const git_oid& oid) { return ObjectId::from_raw(oid.id); }
 
 // The commit `commit_hex` names (Errc::not_found for a bad id or a missing
 // commit), and its tree; an empty id has the null tree (an unborn branch).

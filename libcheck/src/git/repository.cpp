@@ -136,7 +136,7 @@ void collect_entry(std::vector<ViewEntry>& out, std::string_view path, const git
   ViewEntry& e = out.emplace_back();
   e.path = path;
   e.mode = static_cast<std::uint32_t>(git_tree_entry_filemode_raw(entry));
-  e.blob_id = git::to_hex(*git_tree_entry_id(entry));
+  e.blob_id = git::to_id(*git_tree_entry_id(entry));
   e.base_blob_id = e.blob_id;
 }
 
@@ -254,7 +254,7 @@ Result<std::optional<ViewEntry>> Repository::entry_at(const std::string& commit_
     out.emplace();
     out->path = path;
     out->mode = git_tree_entry_filemode(found);
-    out->blob_id = out->base_blob_id = git::to_hex(*git_tree_entry_id(found));
+    out->blob_id = out->base_blob_id = git::to_id(*git_tree_entry_id(found));
   }
   git_tree_entry_free(found);
   return out;

@@ -17,9 +17,11 @@ void SecretBlobs::add_size(std::uint64_t size) {
   if (at == sizes_.end() || *at != size) sizes_.insert(at, size);
 }
 
-void SecretBlobs::insert(std::string_view hex_id, std::optional<std::uint64_t> size) {
-  if (hex_id.size() != GIT_OID_HEXSZ) return;
-  auto [at, added] = ids_.try_emplace(std::string(hex_id), size);
+void SecretBlobs::insert(const ObjectId& id, std::optional<std::uint64_t> size) {
+  if (id.empty()) return;
+  auto [at, added] = ids_.try_emplace(id, size);
+  const unsigned bit = filter_bit(id);
+  filter_[bit >> 6] |= std::uint64_t(1) << (bit & 63);
   if (added && !size) ++unsized_;
   if (!added && size && !at->second) {
     at->second = size;
@@ -36,7 +38,7 @@ void SecretBlobs::measure(const std::function<std::optional<std::uint64_t>(std::
   if (unsized_ == 0) return;
   for (auto& [id, size] : ids_) {
     if (size) continue;
-    size = size_of(id);
+    size = size_of(id.hex());
     if (!size) continue;
     --unsized_;
     add_size(*size);
@@ -78,7 +80,7 @@ Status add_blobs_below(git_repository* repo, const git_tree* top, SecretBlobs& o
       const git_tree_entry* e = git_tree_entry_byindex(tree.get(), i);
       git_object_t type = git_tree_entry_type(e);
       if (type == GIT_OBJECT_BLOB) {
-        out.insert(git::to_hex(*git_tree_entry_id(e)));
+        out.insert(ObjectId::from_raw(git_tree_entry_id(e)->id));
       } else if (type == GIT_OBJECT_TREE) {
         // The one depth cap of every tree walk (path_policy.h): a hostile
         // tree nested further is refused rather than walked.
@@ -93,8 +95,8 @@ Status add_blobs_below(git_repository* repo, const git_tree* top, SecretBlobs& o
   return Ok{};
 }
 
-void add_index_entry(std::string_view path, std::string hex, SecretBlobs& out) {
-  if (is_secret_path(path)) out.insert(hex);
+void add_index_entry(std::string_view path, const unsigned char* raw_id, SecretBlobs& out) {
+  if (is_secret_path(path)) out.insert(ObjectId::from_raw(raw_id));
 }
 
 }  // namespace
@@ -125,7 +127,7 @@ void add_index_secrets(const IndexFile& index, SecretBlobs& out) {
   for (const IndexEntry& e : index.entries()) {
     std::string_view path = index.path(e);
     if (!path.empty() && path.front() > '.') break;  // sorted: no later path starts with '.'
-    add_index_entry(path, git::to_hex(e.id), out);
+    add_index_entry(path, e.id, out);
   }
 }
 
@@ -135,7 +137,7 @@ void add_index_secrets(git_index* index, SecretBlobs& out) {
     if (!e || !e->path) continue;
     std::string_view path = e->path;
     if (!path.empty() && path.front() > '.') break;
-    add_index_entry(path, git::to_hex(e->id), out);
+    add_index_entry(path, e->id.id, out);
   }
 }
 
@@ -164,7 +166,7 @@ Error secret_read_refusal(const ViewEntry& e) {
 }
 
 bool SecretGuardSource::secret(const ViewEntry& e) const {
-  const std::string& id = e.status == ChangeStatus::deleted ? e.base_blob_id : e.blob_id;
+  const ObjectId& id = e.status == ChangeStatus::deleted ? e.base_blob_id : e.blob_id;
   return is_secret_path(e.path) || secrets_->contains(id);
 }
 

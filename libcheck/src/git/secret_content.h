@@ -58,6 +58,9 @@ class SecretGuardSource final : public ContentSource {
   Result<std::string> read_blob(const std::string& blob_id) const override;
   std::optional<std::uint64_t> size_of(const ViewEntry& e) const override;
   std::optional<Error> refusal(const ViewEntry& e) const override;
+  // A secret is never refused by refusal() (above), so none is when the
+  // inner source refuses none.
+  bool refuses_none() const override { return inner_->refuses_none(); }
   bool reads_blob_id(const ViewEntry& e) const override { return inner_->reads_blob_id(e); }
 
   const std::shared_ptr<const ContentSource>& inner() const { return inner_; }

@@ -40,7 +40,7 @@ View::View(std::vector<ViewEntry> entries, std::shared_ptr<const ContentSource> 
 bool View::is_secret_path_of(const ViewEntry& e) { return is_secret_path(e.path); }
 
 bool View::is_secret(const ViewEntry& e) const {
-  const std::string& id = e.status == ChangeStatus::deleted ? e.base_blob_id : e.blob_id;
+  const ObjectId& id = e.status == ChangeStatus::deleted ? e.base_blob_id : e.blob_id;
   return is_secret_path(e.path) || secrets_->contains(id);
 }
 
@@ -88,12 +88,12 @@ std::vector<std::string> View::list_dir(std::string_view dir) const {
 }
 
 void detect_renames(std::vector<ViewEntry>& entries, const SecretBlobs* secrets) {
-  auto secret = [&](const ViewEntry& e, const std::string& id) {
+  auto secret = [&](const ViewEntry& e, const ObjectId& id) {
     return is_secret_path(e.path) || (secrets && secrets->contains(id));
   };
   // Deleted entries by the blob they carried; the first delete in path order pairs
   // with the first add of the same bytes, so the result is deterministic.
-  std::multimap<std::string, std::size_t> deleted;
+  std::multimap<ObjectId, std::size_t> deleted;
   for (std::size_t i = 0; i < entries.size(); ++i)
     if (entries[i].status == ChangeStatus::deleted && !entries[i].base_blob_id.empty() &&
         !secret(entries[i], entries[i].base_blob_id))

@@ -45,17 +45,17 @@ class GitContentSource final : public ContentSource {
                             (e.mode == kModeLink ? "symlink (links are never followed)" : "submodule"),
                         e.path, e.mode == kModeLink ? Rule::symlink : Rule::submodule);
     if (!e.from_worktree || e.status == ChangeStatus::deleted) {
-      const std::string& id = e.status == ChangeStatus::deleted ? e.base_blob_id : e.blob_id;
+      const ObjectId& id = e.status == ChangeStatus::deleted ? e.base_blob_id : e.blob_id;
       auto too_large = [&](std::uint64_t size) { return too_large_error(e.path, size, cap_); };
       git_oid oid;
-      if (!git::from_hex(id, oid)) return not_a_blob(id);
+      if (!git::to_oid(id, oid)) return not_a_blob(id.hex());
       auto odb = odbs_->borrow();
       // The size from the object header first: a pushed gigabyte of zeros
       // is a few kilobytes compressed and must not be inflated to be refused.
       size_t len = 0;
       git_object_t type;
       if (git_odb_read_header(&len, &type, odb.get(), &oid) == 0 && len > cap_) return too_large(len);
-      auto bytes = read_oid(odb.get(), oid, id);
+      auto bytes = read_oid(odb.get(), oid);
       if (bytes && bytes->size() > cap_) return too_large(bytes->size());
       return bytes;
     }
@@ -76,11 +76,13 @@ class GitContentSource final : public ContentSource {
     git_oid oid;
     if (!git::from_hex(blob_id, oid)) return not_a_blob(blob_id);
     auto odb = odbs_->borrow();
-    return read_oid(odb.get(), oid, blob_id);
+    return read_oid(odb.get(), oid);
   }
 
+  bool refuses_none() const override { return walk_links_ && walk_links_->empty(); }
+
   std::optional<Error> refusal(const ViewEntry& e) const override {
-    if (walk_links_ && walk_links_->empty()) return std::nullopt;  // the walk met no file with several links
+    if (refuses_none()) return std::nullopt;  // the walk met no file with several links
     if (!root_ || !e.from_worktree || e.status == ChangeStatus::deleted || e.mode == kModeLink ||
         e.mode == kModeGitlink || is_secret_path(e.path))
       return std::nullopt;
@@ -108,8 +110,8 @@ class GitContentSource final : public ContentSource {
     if (e.from_worktree && e.status != ChangeStatus::deleted && e.status != ChangeStatus::unchanged)
       return e.size ? std::optional(e.size) : std::nullopt;
     git_oid oid;
-    const std::string& id = e.status == ChangeStatus::deleted ? e.base_blob_id : e.blob_id;
-    if (!git::from_hex(id, oid)) return std::nullopt;
+    const ObjectId& id = e.status == ChangeStatus::deleted ? e.base_blob_id : e.blob_id;
+    if (!git::to_oid(id, oid)) return std::nullopt;
     size_t len = 0;
     git_object_t type;
     auto odb = odbs_->borrow();
@@ -120,9 +122,10 @@ class GitContentSource final : public ContentSource {
  private:
   static Error not_a_blob(const std::string& id) { return make_error(Errc::not_found, "not a blob id: '" + id + "'"); }
 
-  static Result<std::string> read_oid(git_odb* odb, const git_oid& oid, const std::string& hex) {
+  static Result<std::string> read_oid(git_odb* odb, const git_oid& oid) {
     git_odb_object* raw = nullptr;
-    if (git_odb_read(&raw, odb, &oid) < 0) return git::error(Errc::environment, "cannot read blob " + hex);
+    if (git_odb_read(&raw, odb, &oid) < 0)
+      return git::error(Errc::environment, "cannot read blob " + git::to_hex(oid));
     git::OdbObject obj(raw);
     return std::string(static_cast<const char*>(git_odb_object_data(obj.get())), git_odb_object_size(obj.get()));
   }
@@ -171,19 +174,19 @@ Result<std::vector<ViewEntry>> list_worktree_files(const Repository& repository,
   } else {
     detail::add_index_secrets(fast, secrets);
   }
-  // The blob id of a tracked path (stage 0, not a submodule), or "" when
-  // untracked; a submodule's path gives nullopt.
-  auto tracked = [&](const std::string& path) -> std::optional<std::string> {
+  // The blob id of a tracked path (stage 0, not a submodule), or no id
+  // when untracked; a submodule's path gives nullopt.
+  auto tracked = [&](const std::string& path) -> std::optional<ObjectId> {
     if (!index) {
       const detail::IndexEntry* ie = fast.find(path);
-      if (!ie) return std::string();
+      if (!ie) return ObjectId();
       if (ie->mode == GIT_FILEMODE_COMMIT) return std::nullopt;
-      return git::to_hex(ie->id);
+      return ObjectId::from_raw(ie->id);
     }
     const git_index_entry* ie = git_index_get_bypath(index.get(), path.c_str(), 0);
-    if (!ie) return std::string();
+    if (!ie) return ObjectId();
     if (ie->mode == GIT_FILEMODE_COMMIT) return std::nullopt;
-    return git::to_hex(ie->id);
+    return git::to_id(ie->id);
   };
   auto tracked_below = [&](const std::string& dir) {
     if (!index) return fast.has_prefix(dir);
@@ -201,7 +204,7 @@ Result<std::vector<ViewEntry>> list_worktree_files(const Repository& repository,
       struct stat gst;
       return fstatat(item.dir_fd, (std::string(item.name) + "/.git").c_str(), &gst, AT_SYMLINK_NOFOLLOW) != 0;
     }
-    std::optional<std::string> id = tracked(rel);
+    std::optional<ObjectId> id = tracked(rel);
     if (!id) return false;  // a submodule
     if (id->empty()) {
       int ignored = 0;
@@ -211,7 +214,7 @@ Result<std::vector<ViewEntry>> list_worktree_files(const Repository& repository,
     e.path = rel;
     e.status = id->empty() ? ChangeStatus::added : ChangeStatus::unchanged;
     e.mode = item.type == detail::WalkItem::Type::link ? kModeLink : kModeFile;
-    if (!id->empty()) e.blob_id = e.base_blob_id = std::move(*id);
+    if (!id->empty()) e.blob_id = e.base_blob_id = *id;
     e.from_worktree = true;
     out.push_back(std::move(e));
     return false;
@@ -305,18 +308,18 @@ Result<std::vector<ViewEntry>> committed_view_entries(git_repository* repo, cons
         e.path = std::string(p.path);
         if (!p.changed) {
           e.mode = p.new_mode;
-          e.blob_id = git::to_hex(*p.new_id);
+          e.blob_id = git::to_id(*p.new_id);
           e.base_blob_id = e.blob_id;
         } else if (!p.new_id) {
           e.status = ChangeStatus::deleted;
           e.mode = p.old_mode;
-          e.blob_id = git::to_hex(*p.old_id);
+          e.blob_id = git::to_id(*p.old_id);
           e.base_blob_id = e.blob_id;
         } else {
           e.status = p.old_id ? ChangeStatus::modified : ChangeStatus::added;
           e.mode = p.new_mode;
-          e.blob_id = git::to_hex(*p.new_id);
-          if (p.old_id) e.base_blob_id = git::to_hex(*p.old_id);
+          e.blob_id = git::to_id(*p.new_id);
+          if (p.old_id) e.base_blob_id = git::to_id(*p.old_id);
         }
         out.push_back(std::move(e));
       });
@@ -519,7 +522,7 @@ class DeltaMerge {
       gone.path = d.old_file.path;
       gone.status = ChangeStatus::deleted;
       gone.mode = d.old_file.mode;
-      gone.blob_id = gone.base_blob_id = git::to_hex(d.old_file.id);
+      gone.blob_id = gone.base_blob_id = git::to_id(d.old_file.id);
       added_.push_back(std::move(gone));
     }
   }
@@ -536,12 +539,12 @@ class DeltaMerge {
       e.mode = kModeGitlink;
     }
     bool id_known = (d.new_file.flags & GIT_DIFF_FLAG_VALID_ID) && !git_oid_is_zero(&d.new_file.id);
-    if (id_known) e.blob_id = git::to_hex(d.new_file.id);
+    if (id_known) e.blob_id = git::to_id(d.new_file.id);
     else if (worktree_ && e.mode != kModeLink && e.mode != kModeGitlink && !is_secret_path(e.path)) {
       // libgit2 leaves untracked files unhashed; hash through the confined reader.
       auto bytes = content_.read(e);
       if (bytes) {
-        e.blob_id = Repository::hash_blob(*bytes);
+        e.blob_id = ObjectId::from_hex(Repository::hash_blob(*bytes));
         e.size = bytes->size();
       }
     }
@@ -553,7 +556,7 @@ class DeltaMerge {
       base = std::move(e);
     } else {
       // Not walked (a changes-only view): the base side is the diff's own.
-      if (in_.spec.changes_only && st == ChangeStatus::modified) e.base_blob_id = git::to_hex(d.old_file.id);
+      if (in_.spec.changes_only && st == ChangeStatus::modified) e.base_blob_id = git::to_id(d.old_file.id);
       added_.push_back(std::move(e));
     }
   }

@@ -87,13 +87,12 @@ std::uint32_t mode_of(const FileStat& st) {
 }
 
 // What the working tree holds at a path the walk found. Most files are
-// clean against the index: they keep a pointer to its entry, and their id
-// is written out in hex only if the view needs it (a staged change).
+// clean against the index: they keep a pointer to its entry.
 struct Work {
   std::string_view path;  // into the index's paths, or the walk's own store
   std::uint32_t mode = kModeFile;
   const IndexEntry* clean = nullptr;  // the index entry whose bytes it holds
-  std::string id;  // otherwise; empty when not hashed (a secret, a link, a refused read)
+  ObjectId id;  // otherwise; empty when not hashed (a secret, a link, a refused read)
   std::uint64_t size = 0;
 };
 
@@ -262,7 +261,7 @@ class StatusBuilder {
       }
       Work& wk = work_[w++];
       if (order == 0 && same_bytes(b, wk)) {
-        if (keep_unchanged(base_path(b))) entries.push_back(take_base(b));
+        if (keep_unchanged(base_path(b))) add_base(b, entries);
         ++b;
         continue;
       }
@@ -426,7 +425,7 @@ class StatusBuilder {
     probe.from_worktree = true;
     auto bytes = content_.read(probe);
     if (!bytes) return;
-    w.id = Repository::hash_blob(*bytes);
+    w.id = ObjectId::from_hex(Repository::hash_blob(*bytes));
     w.size = bytes->size();
     if (kept_bytes_ + bytes->size() > kKeepBudget) return;
     kept_bytes_ += bytes->size();
@@ -444,9 +443,24 @@ class StatusBuilder {
     ViewEntry e;
     e.path = index_.path(ie);
     e.mode = ie.mode;
-    e.blob_id = git::to_hex(ie.id);
+    e.blob_id = ObjectId::from_raw(ie.id);
     e.base_blob_id = e.blob_id;
     return e;
+  }
+
+  // take_base(b) built in place at the end of `entries`: most of a view's
+  // entries are unchanged, and a move of each was a tenth of the merge.
+  void add_base(std::size_t b, std::vector<ViewEntry>& entries) {
+    if (!base_is_index_) {
+      entries.push_back(std::move(base_[b]));
+      return;
+    }
+    const IndexEntry& ie = index_.entries()[b];
+    ViewEntry& e = entries.emplace_back();
+    e.path = index_.path(ie);
+    e.mode = ie.mode;
+    e.blob_id = ObjectId::from_raw(ie.id);
+    e.base_blob_id = e.blob_id;
   }
 
   // The base's bytes at `b` are those of `wk`.
@@ -454,11 +468,11 @@ class StatusBuilder {
     if (base_is_index_) {
       const IndexEntry& ie = index_.entries()[b];
       if (ie.mode != wk.mode) return false;
-      return wk.clean ? std::memcmp(wk.clean->id, ie.id, 20) == 0 : git::hex_equals(wk.id, ie.id);
+      return wk.clean ? std::memcmp(wk.clean->id, ie.id, 20) == 0 : wk.id == ObjectId::from_raw(ie.id);
     }
     const ViewEntry& old = base_[b];
     if (old.mode != wk.mode) return false;
-    return wk.clean ? git::hex_equals(old.blob_id, wk.clean->id) : old.blob_id == wk.id;
+    return wk.clean ? old.blob_id == ObjectId::from_raw(wk.clean->id) : old.blob_id == wk.id;
   }
 
   bool keep_unchanged(std::string_view path) const { return !changes_only_ || path.substr(0, 4) == ".ws/"; }
@@ -469,7 +483,7 @@ class StatusBuilder {
     ViewEntry e;
     e.path = wk.path;
     e.mode = wk.mode;
-    e.blob_id = wk.clean ? git::to_hex(wk.clean->id) : std::move(wk.id);
+    e.blob_id = wk.clean ? ObjectId::from_raw(wk.clean->id) : wk.id;
     e.size = wk.size;
     e.from_worktree = true;
     e.status = b ? ChangeStatus::modified : ChangeStatus::added;

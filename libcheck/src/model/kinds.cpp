@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -26,13 +27,20 @@ bool acyclic_self_references(const Kind& kind) {
 }
 
 bool is_valid_id_segment(std::string_view s) {
-  if (s.empty()) return false;
-  auto alnum = [](char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-  };
-  if (!alnum(s.front())) return false;
-  return std::all_of(s.begin() + 1, s.end(),
-                     [&](char c) { return alnum(c) || c == '.' || c == '_' || c == '-'; });
+  // One table lookup a byte (the router asks this of every file's name):
+  // 1 for a letter or digit, 2 for '.', '_' and '-', which may not start it.
+  static constexpr auto kClass = [] {
+    std::array<unsigned char, 256> t{};
+    for (int c = 'a'; c <= 'z'; ++c) t[c] = 1;
+    for (int c = 'A'; c <= 'Z'; ++c) t[c] = 1;
+    for (int c = '0'; c <= '9'; ++c) t[c] = 1;
+    t['.'] = t['_'] = t['-'] = 2;
+    return t;
+  }();
+  if (s.empty() || kClass[static_cast<unsigned char>(s.front())] != 1) return false;
+  for (char c : s.substr(1))
+    if (kClass[static_cast<unsigned char>(c)] == 0) return false;
+  return true;
 }
 
 const char* format_name(Format f) {

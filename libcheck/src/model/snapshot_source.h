@@ -19,7 +19,7 @@ namespace ws::detail {
 // A file's bytes and the blob id they hash to.
 struct KeptBytes {
   std::string path;
-  std::string id;
+  ObjectId id;
   std::string bytes;
 };
 
@@ -31,6 +31,7 @@ class SnapshotContentSource final : public ContentSource {
   Result<std::string> read_blob(const std::string& blob_id) const override { return inner_->read_blob(blob_id); }
   std::optional<std::uint64_t> size_of(const ViewEntry& e) const override { return inner_->size_of(e); }
   std::optional<Error> refusal(const ViewEntry& e) const override { return inner_->refusal(e); }
+  bool refuses_none() const override { return inner_->refuses_none(); }
   bool reads_blob_id(const ViewEntry& e) const override;
 
  private:

@@ -62,10 +62,10 @@ namespace {
 // `blob`), and its mode: the base tree's for a modified entry.
 Status read_base_side(git_repository* repo, git_tree* base_tree, const ViewEntry& e, FileStat& f, git::Blob& blob,
                       std::string_view& bytes) {
-  const std::string& id = e.base_blob_id.empty() ? e.blob_id : e.base_blob_id;
+  const ObjectId& id = e.base_blob_id.empty() ? e.blob_id : e.base_blob_id;
   git_oid oid;
   git_blob* raw = nullptr;
-  if (!git::from_hex(id, oid) || git_blob_lookup(&raw, repo, &oid) < 0)
+  if (!git::to_oid(id, oid) || git_blob_lookup(&raw, repo, &oid) < 0)
     return git::error(Errc::environment, "cannot read the base of '" + e.path + "'");
   blob.reset(raw);
   bytes = std::string_view(static_cast<const char*>(git_blob_rawcontent(raw)),
@@ -139,8 +139,8 @@ Result<FileStat> change_stat(git_repository* repo, git_tree* base_tree, const Vi
   f.path = e.path;
   f.status = e.status;
   if (e.status == ChangeStatus::renamed) f.old_path = e.old_path;
-  if (is_secret_change(e.path, e.old_path, e.base_blob_id, e.status == ChangeStatus::deleted ? "" : e.blob_id,
-                       secrets)) {
+  if (is_secret_change(e.path, e.old_path, e.base_blob_id.hex(),
+                       e.status == ChangeStatus::deleted ? std::string() : e.blob_id.hex(), secrets)) {
     f.secret = true;  // by path only: neither side is read
     f.old_mode = e.status == ChangeStatus::added ? 0 : e.mode;
     f.new_mode = e.status == ChangeStatus::deleted ? 0 : e.mode;

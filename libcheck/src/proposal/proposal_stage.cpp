@@ -65,7 +65,7 @@ Result<std::vector<std::string>> read_changed_bytes(const Workspace& ws, const s
     if (e.status == ChangeStatus::deleted) continue;
     auto bytes = ws.view.read(e);
     if (!bytes) return make_error(Errc::refused, bytes.error().message, e.path, bytes.error().rule);
-    if (!e.blob_id.empty() && Repository::hash_blob(*bytes) != e.blob_id)
+    if (!e.blob_id.empty() && Repository::hash_blob(*bytes) != e.blob_id.hex())
       return make_error(Errc::refused,
                         "'" + e.path + "' changed while it was being checked; run ws-commit again", e.path);
     contents[i] = std::move(bytes).value();

@@ -28,12 +28,12 @@ Result<std::optional<std::map<std::string, std::string>>> differing_base_manifes
   bool same = entries.size() == overlay.size();
   for (std::size_t i = 0; same && i < entries.size(); ++i) {
     auto it = overlay.find(entries[i].path);
-    same = it != overlay.end() && Repository::hash_blob(it->second) == entries[i].blob_id;
+    same = it != overlay.end() && Repository::hash_blob(it->second) == entries[i].blob_id.hex();
   }
   if (same) return std::optional<std::map<std::string, std::string>>();
   std::map<std::string, std::string> out;
   for (const auto& e : entries) {
-    auto text = repo.read_blob(e.blob_id);
+    auto text = repo.read_blob(e.blob_id.hex());
     if (!text) return text.error();
     out[e.path] = std::move(text).value();
   }

@@ -50,11 +50,11 @@ Result<WorkspaceConfig> config_at_commit(const Repository& repo, const std::stri
   SecretBlobs secrets;
   if (Status st = detail::add_commit_secrets(repo.raw(), commit, secrets); !st) return st.error();
   if (secrets.contains(e.blob_id)) return invalid_in(commit, "it holds a secret's bytes, which are never read");
-  auto size = blob_size(repo.raw(), e.blob_id);
+  auto size = blob_size(repo.raw(), e.blob_id.hex());
   if (!size) return size.error();
   if (*size > kDefaultSizeCap)
     return invalid_in(commit, "larger than " + std::to_string(kDefaultSizeCap) + " bytes");
-  auto text = repo.read_blob(e.blob_id);
+  auto text = repo.read_blob(e.blob_id.hex());
   if (!text) return text.error();
   auto parsed = parse_workspace_config(*text);
   if (!parsed) return in_commit(parsed.error(), commit);

@@ -311,7 +311,7 @@ std::optional<std::string> read_view_path(const Workspace& ws, const std::string
   if (!ws.view_spec.changes_only || !ws.repo || ws.view.base_commit().empty()) return std::nullopt;
   auto entry = ws.repo->entry_at(ws.view.base_commit(), path);
   if (!entry || !*entry || (*entry)->mode == kModeLink || (*entry)->mode == kModeGitlink) return std::nullopt;
-  auto bytes = ws.view.content().read_blob((*entry)->blob_id);
+  auto bytes = ws.view.content().read_blob((*entry)->blob_id.hex());
   if (!bytes) return std::nullopt;
   return std::move(bytes).value();
 }
