@@ -182,7 +182,7 @@ Result<Sources> sources_for(const Workspace& ws, const KnownDefinitions* known, 
   auto entries = ws.repo->entries_at(ws.view.base_commit(), unchanged);
   if (!entries) return entries.error();
   for (std::size_t i = 0; i < unchanged.size(); ++i)
-    if ((*entries)[i]) in.base_ids.emplace(unchanged[i], (*entries)[i]->blob_id);
+    if ((*entries)[i]) in.base_ids.emplace(unchanged[i], (*entries)[i]->blob_id.hex());
   return in;
 }
 

@@ -287,7 +287,7 @@ Result<std::vector<std::optional<ViewEntry>>> Repository::entries_at(const std::
     out[i].emplace();
     out[i]->path = path;
     out[i]->mode = git_tree_entry_filemode(found);
-    out[i]->blob_id = out[i]->base_blob_id = git::to_hex(*git_tree_entry_id(found));
+    out[i]->blob_id = out[i]->base_blob_id = git::to_id(*git_tree_entry_id(found));
   }
   return out;
 }
