@@ -347,7 +347,7 @@ TEST_CASE("ws rename: a rename that breaks the build is written and exits 1", "[
   CHECK(repo.read("agents/AGbilling01.json").find("\"Payments\"") != std::string::npos);
 }
 
-TEST_CASE("ws rename: a referrer at a protected path refuses the rename; files it only reads do not", "[rename]") {
+TEST_CASE("ws rename: a referrer at a protected path refuses the rename, files it only reads do not", "[rename]") {
   TempRepo repo;
   wstest::commit_example_workspace(repo, "Support desk workspace", "{\"protected\": [\"ai-tools/\"]}\n");
   auto before = tree_bytes(repo);
