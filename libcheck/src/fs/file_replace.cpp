@@ -122,6 +122,13 @@ Status write_temporary(Pending& p) {
   return Ok{};
 }
 
+// Whether two descriptors name the same folder: the one the temporary file
+// was written in must still be the one the path leads to.
+bool same_folder(int a, int b) {
+  struct stat sa, sb;
+  return ::fstat(a, &sa) == 0 && ::fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 void remove_temporaries(std::vector<Pending>& pending) {
   for (Pending& p : pending) {
     if (!p.temporary.empty()) ::unlinkat(p.dir.get(), p.temporary.c_str(), 0);
@@ -182,6 +189,14 @@ Status WorkspaceRoot::replace_all(const std::vector<Replacement>& files, std::ui
     if (!again) {
       remove_temporaries(pending);
       return again.error();
+    }
+    if (!same_folder(p.dir.get(), again->dir.get())) {
+      remove_temporaries(pending);
+      return make_error(Errc::refused,
+                        "refused to write " + shown_quoted(p.file->path) +
+                            ": its folder was moved or replaced since it was read; nothing was changed, run the "
+                            "command again",
+                        p.file->path, Rule::none);
     }
   }
   return rename_all(pending);
