@@ -28,6 +28,10 @@ class DefinitionCache;
 struct BuildOptions {
   bool all = false;        // check every definition of the view, not only changes
   bool use_cache = true;   // false: the definition cache is neither read nor written
+  // false: the cache is read, and the base's index made when missing, but
+  // what this build adds to the cache is not written back (an editor's
+  // buffers change at every key; ws-lsp(1) saves none of them).
+  bool save_cache = true;
   // Which changes are compiled (with `all`: which definitions are checked).
   // The overlay is always the whole view. Empty: everything.
   std::vector<Pathspec> pathspecs;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "libcheck/buffer_overlay.h"
 #include "libcheck/known_definitions.h"
 #include "libcheck/result.h"
 #include "libcheck/source.h"
@@ -52,8 +53,34 @@ struct RenamePlan {
 // as the same definition with only the name changed. Errors: an unknown
 // kind or a bad new name (usage); the name not defined, or defined twice;
 // the new name taken; a file that cannot be read or would not read back
-// (refused). ws-rename(1) has the messages.
-Result<RenamePlan> plan_rename(const Workspace& ws, const RenameRequest& request, const KnownDefinitions* known);
+// (refused). ws-rename(1) has the messages. `buffers` (an editor's, see
+// buffer_overlay.h): files whose bytes are taken from there, not the disk.
+Result<RenamePlan> plan_rename(const Workspace& ws, const RenameRequest& request, const KnownDefinitions* known,
+                               const Buffers* buffers = nullptr);
+
+// A definition (kind and name) or one of its fields (member), as an editor
+// asks for it.
+struct Symbol {
+  std::string kind;
+  std::string name;
+  std::string member;  // empty: the definition itself
+};
+
+// A place in a file that spells a symbol: its declaration (the definition's
+// name, the field's) or a reference to it.
+struct SymbolUse {
+  std::string path;
+  Span span;
+  bool declaration = false;
+};
+
+// Every place in the working tree of `ws` (and `buffers`) that spells
+// `symbol`, in path order, read as plan_rename reads them; with
+// `declarations_only`, where it is declared. Errors: an unknown kind, a
+// file that cannot be read.
+Result<std::vector<SymbolUse>> find_symbol_uses(const Workspace& ws, const Symbol& symbol,
+                                                const KnownDefinitions* known, const Buffers* buffers,
+                                                bool declarations_only);
 
 // Writes `plan`'s files, every one or none (WorkspaceRoot::replace_all):
 // each must still hold the bytes it had when planned.

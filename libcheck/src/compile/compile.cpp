@@ -707,7 +707,7 @@ Result<BuildResult> build_view(const Workspace& ws, const BuildOptions& options)
   auto result = build_with_cache(ws, options, cache, loaded.state == DefinitionCache::LoadState::loaded, view_size);
   if (!result) return result;
   result->stats.cache_rebuilt = loaded.state == DefinitionCache::LoadState::rejected;
-  if (cache.dirty()) {
+  if (cache.dirty() && options.save_cache) {
     // Room for the whole view twice over: entries of other branches and
     // sessions survive until the file outgrows that.
     auto saved = cache.save(file, 2 * view_size + 256);

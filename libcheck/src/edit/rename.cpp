@@ -126,7 +126,8 @@ bool may_refer(const Kind& kind, const Target& t) {
 // that may refer to the target, and the unchanged files `known` names as
 // referring to it or defining the old or the new name; without `known`
 // every file of such a kind.
-Result<std::vector<std::string>> candidate_paths(const Workspace& ws, const Target& t, const KnownDefinitions* known) {
+Result<std::vector<std::string>> candidate_paths(const Workspace& ws, const Target& t, const KnownDefinitions* known,
+                                                 bool definers_only = false) {
   std::set<std::string> paths;
   std::optional<View> whole;
   const View* view = &ws.view;
@@ -140,16 +141,16 @@ Result<std::vector<std::string>> candidate_paths(const Workspace& ws, const Targ
     if (e.status == ChangeStatus::deleted || view->is_secret(e)) continue;
     if (known && e.status == ChangeStatus::unchanged && known->knows(e.path)) continue;
     const Kind* k = ws.kinds.route(e.path);
-    if (k && !k->never_read && may_refer(*k, t)) paths.insert(e.path);
+    if (k && !k->never_read && (definers_only ? k == t.kind : may_refer(*k, t))) paths.insert(e.path);
   }
   if (known) {
     auto add_unchanged = [&](std::string_view path) {
       const ViewEntry* e = ws.view.find(path);
       if (!e || e->status == ChangeStatus::unchanged) paths.emplace(path);
     };
-    known->referrers(*t.kind, t.name, add_unchanged);
+    if (!definers_only) known->referrers(*t.kind, t.name, add_unchanged);
     known->definers(*t.kind, t.name, add_unchanged);
-    if (t.member.empty()) known->definers(*t.kind, t.new_name, add_unchanged);
+    if (t.member.empty() && !t.new_name.empty()) known->definers(*t.kind, t.new_name, add_unchanged);
   }
   return std::vector<std::string>(paths.begin(), paths.end());
 }
@@ -168,11 +169,13 @@ struct Sources {
   const Workspace& ws;
   const KnownDefinitions* known = nullptr;
   std::map<std::string, std::string, std::less<>> base_ids;  // path -> blob id in the base
+  const Buffers* buffers = nullptr;  // taken in place of the disk's bytes
 };
 
 // The base's blob ids of the unchanged paths `known` knows, read folder by folder.
-Result<Sources> sources_for(const Workspace& ws, const KnownDefinitions* known, const std::vector<std::string>& paths) {
-  Sources in{ws, known, {}};
+Result<Sources> sources_for(const Workspace& ws, const KnownDefinitions* known, const std::vector<std::string>& paths,
+                            const Buffers* buffers) {
+  Sources in{ws, known, {}, buffers};
   if (!known || !ws.repo || ws.view.base_commit().empty()) return in;
   std::vector<std::string> unchanged;
   for (const std::string& p : paths) {
@@ -226,13 +229,26 @@ std::optional<Definition> known_reading(const Sources& in, const Target& t, cons
   return def;
 }
 
+// The bytes of `path`: the editor's buffer of it, or the disk's as the
+// write will read them (WorkspaceRoot::read_for_write).
+WorkspaceRoot::ReadResult read_source(const Sources& in, const std::string& path) {
+  if (in.buffers)
+    if (auto b = in.buffers->find(path); b != in.buffers->end() && is_overlay_path(path)) {
+      WorkspaceRoot::ReadResult r;
+      r.ok = true;
+      r.bytes = b->second;
+      return r;
+    }
+  return in.ws.root->read_for_write(path, in.ws.config.size_cap);
+}
+
 // Reads `path` as the write will (WorkspaceRoot::read_for_write); a file
 // that cannot be read could refer to the name, so the rename stops.
 Result<std::optional<ReadFile>> read_candidate(const Sources& in, const Target& t, const std::string& path) {
   const Workspace& ws = in.ws;
   const Kind* kind = ws.kinds.route(path);
   if (!kind) return std::optional<ReadFile>();
-  auto r = ws.root->read_for_write(path, ws.config.size_cap);
+  auto r = read_source(in, path);
   if (!r.ok) {
     if (r.error.rule == FileRule::not_found) return std::optional<ReadFile>();
     return make_error(Errc::refused, "refused to rename: " + r.error.message(), path, to_rule(r.error.rule));
@@ -244,7 +260,8 @@ Result<std::optional<ReadFile>> read_candidate(const Sources& in, const Target& 
   // A file that names neither the old name (a field's owner included) nor
   // the new one, and escapes nothing, cannot mention them.
   auto names = [&](const std::string& word) { return r.bytes.find(word) != std::string::npos; };
-  if (!names(t.name) && !names(t.old_word()) && !names(t.new_name) && !names("\\")) return std::optional<ReadFile>();
+  bool names_new = !t.new_name.empty() && names(t.new_name);
+  if (!names(t.name) && !names(t.old_word()) && !names_new && !names("\\")) return std::optional<ReadFile>();
   ReadFile f{path, kind, std::move(r.bytes), {}};
   if (auto k = known_reading(in, t, path, f.bytes)) f.def = std::move(*k);
   else f.def = read_definition(*kind, path, f.bytes, ws.kinds);
@@ -400,14 +417,15 @@ std::optional<Error> check_found(const Target& t, const std::vector<std::string>
 
 }  // namespace
 
-Result<RenamePlan> plan_rename(const Workspace& ws, const RenameRequest& request, const KnownDefinitions* known) {
+Result<RenamePlan> plan_rename(const Workspace& ws, const RenameRequest& request, const KnownDefinitions* known,
+                               const Buffers* buffers) {
   if (!ws.root) return make_error(Errc::environment, "ws rename needs a working tree; this repository is bare");
   auto target = resolve_target(ws.kinds, request);
   if (!target) return target.error();
   const Target& t = *target;
   auto paths = candidate_paths(ws, t, known);
   if (!paths) return paths.error();
-  auto sources = sources_for(ws, known, *paths);
+  auto sources = sources_for(ws, known, *paths, buffers);
   if (!sources) return sources.error();
   RenamePlan plan{t.kind->name, symbol_of(t, t.old_word()), symbol_of(t, t.new_name), {}, 0};
   std::vector<std::string> definers, owners, taken;
@@ -433,6 +451,35 @@ Result<RenamePlan> plan_rename(const Workspace& ws, const RenameRequest& request
   }
   if (auto bad = check_found(t, definers, owners, taken)) return *bad;
   return plan;
+}
+
+Result<std::vector<SymbolUse>> find_symbol_uses(const Workspace& ws, const Symbol& symbol,
+                                                const KnownDefinitions* known, const Buffers* buffers,
+                                                bool declarations_only) {
+  if (!ws.root) return make_error(Errc::environment, "finding a symbol needs a working tree; this repository is bare");
+  auto kind = kind_named(ws.kinds, symbol.kind);
+  if (!kind) return kind.error();
+  Target t{*kind, symbol.name, symbol.member, {}};
+  auto paths = candidate_paths(ws, t, known, declarations_only);
+  if (!paths) return paths.error();
+  auto sources = sources_for(ws, known, *paths, buffers);
+  if (!sources) return sources.error();
+  std::vector<SymbolUse> uses;
+  for (const std::string& path : *paths) {
+    auto f = read_candidate(*sources, t, path);
+    if (!f) return f.error();
+    if (!*f) continue;
+    const ReadFile& file = **f;
+    bool defines = false;
+    std::vector<Span> spans = target_spans(file, t, defines);
+    Span declared;
+    if (defines) declared = t.member.empty() ? file.def.name_span : member_named(file.def, t.member)->span;
+    for (const Span& at : spans) {
+      bool declaration = defines && at.start_byte == declared.start_byte && at.end_byte == declared.end_byte;
+      if (declaration || !declarations_only) uses.push_back(SymbolUse{path, at, declaration});
+    }
+  }
+  return uses;
 }
 
 Status apply_rename(const Workspace& ws, const RenamePlan& plan) {
