@@ -122,6 +122,8 @@ TEST_CASE("cmake --install puts tools, kind pack, man pages and completion where
   CHECK(fs::is_regular_file(fs::symlink_status(p / "bin/ws")));
   CHECK(read_file(p / "share/man/man1/ws.1") == read_file(fs::path(WS_SOURCE_DIR) / "man/ws.1"));
   CHECK(read_file(p / "share/man/man1/ws-rename.1") == read_file(fs::path(WS_SOURCE_DIR) / "man/ws-rename.1"));
+  CHECK(read_file(p / "share/man/man1/ws-lsp.1") == read_file(fs::path(WS_SOURCE_DIR) / "man/ws-lsp.1"));
+  CHECK(fs::read_symlink(p / "bin/ws-lsp") == "ws");
   CHECK(read_file(p / "share/zsh/vendor-completions/_ws") == read_file(fs::path(WS_SOURCE_DIR) / "completions/_ws"));
   std::vector<std::string> names = kTools;
   names.push_back("ws");

@@ -105,7 +105,7 @@ TEST_CASE("fish completes options, values, commands and paths from the tools' ta
   // The front door's commands, with what they do.
   auto commands = fish("ws ", repo.path());
   CHECK(commands.find("ls\tlist the definitions of the view\n") != std::string::npos);
-  CHECK(fish_names("ws ", repo.path()) == "apply\nbuild\ncommit\ngrep\nhelp\ninit\nls\nrename\n");
+  CHECK(fish_names("ws ", repo.path()) == "apply\nbuild\ncommit\ngrep\nhelp\ninit\nls\nlsp\nrename\n");
 }
 
 TEST_CASE("zsh completes options, values, commands and paths from the tools' tables", "[completion][zsh]") {
@@ -127,7 +127,8 @@ TEST_CASE("zsh completes options, values, commands and paths from the tools' tab
   CHECK(zsh("ws-ls ag", repo.path()) == "agents\n");
   TempDir elsewhere;
   CHECK(zsh("ws-build -C " + repo.path() + " --rev v", elsewhere.path()) == "v1\n");
-  CHECK(zsh("ws l", repo.path()) == "ls\n");
+  CHECK(zsh("ws ls", repo.path()) == "ls\nlsp\n");
+  CHECK(zsh("ws lsp", repo.path()) == "lsp\n");
   // Proposal ids for ws-apply, from ws-apply itself.
   repo.write("agents/AGb.json", "{\n  \"name\": \"Beta\"\n}\n");
   auto staged = wstest::ws("ws-commit", {"-m", "add Beta", "--json"}, repo.path());
@@ -135,13 +136,13 @@ TEST_CASE("zsh completes options, values, commands and paths from the tools' tab
   std::string id = staged.out.substr(staged.out.find("\"id\":\"") + 6, 40);
   CHECK(zsh("ws-apply --show " + id.substr(0, 8), repo.path()) == id + "\n");
   CHECK(fish_names("ws apply --show " + id.substr(0, 8), repo.path()) == id + "\n");
-  CHECK(zsh("ws ", repo.path()) == "apply\nbuild\ncommit\ngrep\nhelp\ninit\nls\nrename\n");
+  CHECK(zsh("ws ", repo.path()) == "apply\nbuild\ncommit\ngrep\nhelp\ninit\nls\nlsp\nrename\n");
 }
 
 TEST_CASE("bash completes the front door: its commands, then as the tool", "[completion]") {
   TempRepo repo;
   seed(repo);
-  CHECK(wstest::bash_complete({"ws", ""}, repo.path()) == "ls\ngrep\nbuild\ncommit\napply\ninit\nrename\nhelp\n");
+  CHECK(wstest::bash_complete({"ws", ""}, repo.path()) == "ls\ngrep\nbuild\ncommit\napply\ninit\nrename\nlsp\nhelp\n");
   CHECK(wstest::bash_complete({"ws", "b"}, repo.path()) == "build\n");
   CHECK(wstest::bash_complete({"ws", "build", "--for"}, repo.path()) == "--format\n");
   CHECK(wstest::bash_complete({"ws", "ls", "--kind", "w"}, repo.path()) == "widget\n");
