@@ -268,3 +268,55 @@ TEST_CASE("ws lsp refuses a message over 64 MiB and skips its bytes", "[lsp]") {
   CHECK(!s.client->read(300));
   CHECK(s.client->wait() == 1);
 }
+
+TEST_CASE("ws lsp reads the disk again after a save, and drops a closed buffer", "[lsp]") {
+  Session s;
+  s.client->initialize(s.root);
+  s.open(kRoute, "csharp");
+  CHECK(s.client->diagnostics_for(s.uri(kRoute))["diagnostics"] == json::array());
+  s.change(kRoute, 2, 7, 25, 26, "x");
+  CHECK(s.client->diagnostics_for(s.uri(kRoute))["diagnostics"].size() == 1);
+
+  // Closed unsaved: the disk's bytes count again, and they are clean.
+  s.client->notify("textDocument/didClose", {{"textDocument", {{"uri", s.uri(kRoute)}}}});
+  CHECK(s.client->diagnostics_for(s.uri(kRoute)) == json{{"uri", s.uri(kRoute)}, {"diagnostics", json::array()}});
+
+  // Saved with the typo: the working tree's view changes, and the findings
+  // come from the disk with no buffer open.
+  std::string typo = s.repo.read(kRoute);
+  typo.replace(typo.find("Agents.Billing"), 14, "Agents.Bxlling");
+  s.repo.write(kRoute, typo);
+  s.client->notify("textDocument/didSave", {{"textDocument", {{"uri", s.uri(kRoute)}}}});
+  json saved = s.client->diagnostics_for(s.uri(kRoute));
+  REQUIRE(saved["diagnostics"].size() == 1);
+  CHECK(saved["diagnostics"][0]["message"] == "unresolved reference 'Agents.Bxlling'");
+}
+
+TEST_CASE("ws lsp completes a definition's fields and counts positions in bytes when the client asks", "[lsp]") {
+  Session s;
+  json init = s.client->initialize(s.root, {{"general", {{"positionEncodings", {"utf-8", "utf-16"}}}}});
+  CHECK(init["result"]["capabilities"]["positionEncoding"] == "utf-8");
+  s.open(kRoute, "csharp");
+  CHECK(s.client->diagnostics_for(s.uri(kRoute))["diagnostics"] == json::array());
+  // `ticket.Set(N.Ticket.Status, "routed");`: after `N.Ticket.`.
+  json completion = s.client->request("textDocument/completion", s.at(kRoute, 3, 20))["result"];
+  std::vector<std::string> labels;
+  for (const json& item : completion) labels.push_back(item["label"]);
+  CHECK(labels == std::vector<std::string>{"Title", "Status", "Customer", "OpenedAt", "Type"});
+
+  // A comment line after the header: "é" is two bytes, one UTF-16 unit.
+  s.change(kRoute, 2, 2, 0, 0, "// \xC3\xA9\n");
+  CHECK(s.client->diagnostics_for(s.uri(kRoute))["diagnostics"] == json::array());
+  s.change(kRoute, 3, 2, 5, 5, "x");  // "// é" + "x" at byte 5: after the é
+  CHECK(s.client->diagnostics_for(s.uri(kRoute))["diagnostics"] == json::array());
+  s.change(kRoute, 4, 8, 26, 27, "x");  // Billing -> Bxlling, one line lower
+  json typo = s.client->diagnostics_for(s.uri(kRoute));
+  REQUIRE(typo["diagnostics"].size() == 1);
+  CHECK(typo["diagnostics"][0]["range"] == range(8, 17, 8, 31));
+  // "/*é*/" before the chain: 6 bytes (5 UTF-16 units) further right.
+  s.change(kRoute, 5, 8, 17, 17, "/*\xC3\xA9*/");
+  typo = s.client->diagnostics_for(s.uri(kRoute));
+  REQUIRE(typo["diagnostics"].size() == 1);
+  CHECK(typo["diagnostics"][0]["range"] == range(8, 23, 8, 37));
+  CHECK(s.client->request("textDocument/hover", s.at(kRoute, 8, 31))["result"]["range"] == range(8, 30, 8, 37));
+}
