@@ -90,7 +90,7 @@ TEST_CASE("10,000 random didChange edits publish what ws-build says of the same 
   }
   std::string root = fs::canonical(repo.path()).string();
   std::string uri = wstest::file_uri(root + "/" + kFile);
-  wstest::LspClient client(repo.path());
+  wstest::LspClient client(repo.path(), {wstest::tool("ws"), "lsp"}, wstest::environment(wstest::ws_options(repo.path())));
   client.initialize(root);
   std::string text = repo.read(kFile);
   client.notify("textDocument/didOpen",

@@ -33,7 +33,8 @@ struct Session {
     wstest::commit_example_workspace(repo, "Support desk workspace");
     REQUIRE(wstest::ws("ws-build", {}, repo.path()).status == 0);
     root = fs::canonical(repo.path()).string();
-    client = std::make_unique<LspClient>(repo.path());
+    client = std::make_unique<LspClient>(repo.path(), std::vector<std::string>{wstest::tool("ws"), "lsp"},
+                                         wstest::environment(wstest::ws_options(repo.path())));
   }
   std::string uri(const std::string& rel) const { return wstest::file_uri(root + "/" + rel); }
   void open(const std::string& rel, const std::string& language) {

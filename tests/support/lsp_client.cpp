@@ -8,18 +8,13 @@
 #include <chrono>
 #include <stdexcept>
 
-#include "support/process.h"
-
 namespace wstest {
 
 using nlohmann::json;
 
-LspClient::LspClient(const std::string& cwd, const std::vector<std::string>& args) {
+LspClient::LspClient(const std::string& cwd, std::vector<std::string> argv, std::vector<std::string> env) {
   int to_server[2], from_server[2];
   if (pipe(to_server) != 0 || pipe(from_server) != 0) throw std::runtime_error("pipe failed");
-  std::vector<std::string> argv{tool("ws"), "lsp"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<std::string> env = environment(ws_options(cwd));
   std::vector<char*> argp, envp;
   for (auto& a : argv) argp.push_back(a.data());
   argp.push_back(nullptr);

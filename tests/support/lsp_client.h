@@ -1,5 +1,6 @@
-// A scripted Language Server Protocol client for the tests: runs `ws lsp`
-// with pipes, sends frames, and reads the server's frames with a timeout.
+// A scripted Language Server Protocol client for the tests and the
+// benchmark: runs a server with pipes, sends frames, and reads the
+// server's frames with a timeout.
 #pragma once
 
 #include <sys/types.h>
@@ -14,8 +15,8 @@ namespace wstest {
 
 class LspClient {
  public:
-  // Starts `ws lsp` in `cwd` (the test environment of wstest::ws_options).
-  explicit LspClient(const std::string& cwd, const std::vector<std::string>& args = {});
+  // Runs `argv` (argv[0] a path) in `cwd` with environment `env`.
+  LspClient(const std::string& cwd, std::vector<std::string> argv, std::vector<std::string> env);
   ~LspClient();
   LspClient(const LspClient&) = delete;
   LspClient& operator=(const LspClient&) = delete;

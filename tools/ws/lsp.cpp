@@ -21,7 +21,7 @@ namespace {
 constexpr const char* kTool = "ws lsp";
 // How long the input must be quiet after a change before the view is built:
 // a burst of keys is one build.
-constexpr int kDebounceMs = 40;
+constexpr int kDebounceMs = 10;
 
 struct Options {
   wscli::CommonOptions common;
