@@ -7,6 +7,7 @@
 
 #include "common/cli.h"
 #include "common/tools.h"
+#include "libcheck/buffer_overlay.h"
 #include "libcheck/compile.h"
 #include "libcheck/json_output.h"
 #include "libcheck/render.h"
@@ -88,20 +89,23 @@ int print_dry_run(const ws::RenamePlan& plan) {
   return wscli::kExitOk;
 }
 
-// The build of the working tree as it is now, as ws-build prints it.
-int build_after(const Options& o) {
-  wscli::ViewOptions view;
-  view.changes_only = true;
-  int code = 0;
-  auto workspace = wscli::open_or_report(kTool, o.common, view, code, /*for_build=*/true);
-  if (!workspace) return code;
-  auto result = ws::build(*workspace, ws::BuildOptions{});
+// The build of the working tree as the rename left it, as ws-build prints
+// it: the view it was planned on with the files it wrote laid over it
+// (buffer_overlay.h), which replace_all checked hold those bytes, so the
+// workspace is not opened a second time.
+int build_after(ws::Workspace& workspace, const ws::RenamePlan& plan, const Options& o) {
+  ws::Buffers written;
+  for (const auto& f : plan.files) written.emplace(f.path, f.after);
+  auto view = ws::with_buffers(workspace, written);
+  if (!view) return wscli::report_error(kTool, view.error());
+  workspace.view = std::move(*view);
+  auto result = ws::build(workspace, ws::BuildOptions{});
   if (!result) return wscli::report_error(kTool, result.error());
   if (!o.common.json) {
     ws::RenderOptions ro;
     ro.color = wscli::use_color(o.common, stdout);
     ro.tool_version = ws::tool_version();
-    ro.source = [&workspace](const std::string& path) { return ws::read_view_path(*workspace, path); };
+    ro.source = [&workspace](const std::string& path) { return ws::read_view_path(workspace, path); };
     auto consumer = ws::make_consumer(ws::OutputFormat::human, std::cout, ro);
     consumer->begin();
     for (const auto& d : result->diagnostics) consumer->diagnostic(d);
@@ -124,7 +128,7 @@ int wstools::run_rename(int argc, char** argv) {
   int code = 0;
   wscli::ViewOptions view;
   view.changes_only = true;
-  auto workspace = wscli::open_or_report(kTool, o.common, view, code);
+  auto workspace = wscli::open_or_report(kTool, o.common, view, code, /*for_build=*/!o.dry_run && !o.no_build);
   if (!workspace) return code;
   auto known = ws::saved_base_definitions(*workspace);
   auto plan = ws::plan_rename(*workspace, ws::RenameRequest{o.kind, o.old_name, o.new_name}, known.get());
@@ -139,5 +143,5 @@ int wstools::run_rename(int argc, char** argv) {
   if (o.common.json) print_edits_json(*plan);
   print_summary(*plan, o.common.json, true);
   std::cout.flush();
-  return o.no_build ? wscli::kExitOk : build_after(o);
+  return o.no_build ? wscli::kExitOk : build_after(*workspace, *plan, o);
 }
