@@ -145,7 +145,8 @@ TEST_CASE("ws lsp goes to definitions, finds references, hovers, completes and l
         json::array({location(billing, 1, 11, 18)}));
 
   json hover = s.client->request("textDocument/hover", s.at(kRoute, 7, 26))["result"];
-  CHECK(hover["contents"]["value"] == "**agent** `Billing`\n\ndefined in `agents/AGbilling01.json` at line 2");
+  CHECK(hover["contents"]["value"] ==
+        "**agent** `Billing`\n\nAnswers invoice and refund questions\n\ndefined in `agents/AGbilling01.json` at line 2");
   CHECK(hover["range"] == range(7, 24, 7, 31));
 
   // A field: N.Ticket.Status names node type Ticket's field.
@@ -320,4 +321,34 @@ TEST_CASE("ws lsp completes a definition's fields and counts positions in bytes 
   REQUIRE(typo["diagnostics"].size() == 1);
   CHECK(typo["diagnostics"][0]["range"] == range(8, 23, 8, 37));
   CHECK(s.client->request("textDocument/hover", s.at(kRoute, 8, 31))["result"]["range"] == range(8, 30, 8, 37));
+}
+
+TEST_CASE("ws lsp completes names in JSON references and header keys, and hovers with the description", "[lsp]") {
+  Session s;
+  s.client->initialize(s.root);
+  auto labels_at = [&](const std::string& rel, int line, int character) {
+    json items = s.client->request("textDocument/completion", s.at(rel, line, character))["result"];
+    std::vector<std::string> out;
+    for (const json& item : items) out.push_back(item["label"]);
+    return out;
+  };
+  // "tools": ["LookupCustomer", ...] and "handoffs": ["Billing"].
+  s.open("agents/AGtriage01.json", "json");
+  CHECK(labels_at("agents/AGtriage01.json", 5, 14) == std::vector<std::string>{"LookupCustomer", "RouteTicket"});
+  CHECK(labels_at("agents/AGtriage01.json", 7, 17) == std::vector<std::string>{"Billing", "Triage"});
+  CHECK(labels_at("agents/AGtriage01.json", 3, 14).empty());  // "model": not a reference
+
+  // A new line of the C# header, and of a front matter, before its ':'.
+  s.open(kRoute, "csharp");
+  s.change(kRoute, 2, 2, 0, 0, "// de\n");
+  CHECK(labels_at(kRoute, 2, 5) == std::vector<std::string>{"description", "name"});
+  CHECK(labels_at(kRoute, 3, 5).empty());  // code, past the header
+  s.open("prompts/PRbilling01.md", "markdown");
+  s.change("prompts/PRbilling01.md", 2, 2, 0, 0, "de\n");
+  CHECK(labels_at("prompts/PRbilling01.md", 2, 2) == std::vector<std::string>{"description", "includes", "name"});
+  CHECK(labels_at("prompts/PRbilling01.md", 5, 3).empty());  // the body
+
+  json hover = s.client->request("textDocument/hover", s.at("agents/AGtriage01.json", 7, 17))["result"];
+  CHECK(hover["contents"]["value"] ==
+        "**agent** `Billing`\n\nAnswers invoice and refund questions\n\ndefined in `agents/AGbilling01.json` at line 2");
 }

@@ -17,6 +17,7 @@
 #include "libcheck/lsp.h"
 #include "libcheck/reader.h"
 #include "libcheck/rename.h"
+#include "definition_fields.h"
 #include "lsp_text.h"
 
 namespace ws::lsp {
@@ -462,10 +463,15 @@ struct Server::State {
                                       : "field `" + s.member + "` of " + s.kind + " `" + s.name + "`";
     if (uses->empty()) md += "\n\nnot defined in the working tree";
     for (const SymbolUse& u : *uses) {
+      auto text = s.member.empty() ? text_of(**view, u.path) : std::nullopt;
+      const Kind* kind = ws->kinds.route(u.path);
+      if (text && kind) {
+        nlohmann::json object = ws::detail::definition_object(*kind, *text);
+        if (auto description = string_member(object, "description")) md += "\n\n" + *description;
+      }
       md += "\n\ndefined in `" + u.path + "` at line " + std::to_string(u.span.start.line);
-      if (!s.member.empty()) continue;
-      auto text = text_of(**view, u.path);
-      auto def = text ? definition_of(u.path, *text) : std::nullopt;
+      if (!text) continue;
+      auto def = definition_of(u.path, *text);
       std::string fields;
       if (def)
         for (const Member& m : def->members)
@@ -591,9 +597,73 @@ struct Server::State {
     return out;
   }
 
+  static json name_items(const std::vector<std::string>& names, const Kind& kind) {
+    json items = json::array();
+    for (const std::string& n : names) items.push_back({{"label", n}, {"kind", 7}, {"detail", kind.name}});
+    return items;
+  }
+
+  // Inside a JSON reference value ("tools": ["Lo|"]): the names of its kind.
+  std::optional<Answer> reference_completion(const Place& at) {
+    auto def = definition_of(at.path, at.text);
+    if (!def) return std::nullopt;
+    for (const Reference& r : def->refs) {
+      if (r.origin != RefOrigin::json || at.offset < r.span.start_byte || at.offset > r.span.end_byte) continue;
+      const Kind* kind = ws->kinds.by_name(r.target_kind);
+      if (!kind || !r.member.empty()) return Answer{json::array()};
+      auto view = overlay();
+      if (!view) return fail(kRequestFailed, view.error().message);
+      return Answer{name_items(names_of(*kind), *kind)};
+    }
+    return std::nullopt;
+  }
+
+  // The lines of `head`, each without its line end.
+  static std::vector<std::string_view> lines_of(std::string_view head) {
+    std::vector<std::string_view> out;
+    for (std::size_t i = 0; i < head.size();) {
+      std::size_t nl = std::min(head.find('\n', i), head.size());
+      std::string_view line = head.substr(i, nl - i);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      out.push_back(line);
+      i = nl + 1;
+    }
+    return out;
+  }
+
+  // Whether the cursor is where a header key goes: a line of the C# header
+  // ("// na|") or of an open front matter ("na|"), before any ':'.
+  static bool at_header_key(const Kind& kind, std::string_view text, std::size_t offset) {
+    std::size_t line_start = offset == 0 ? std::string_view::npos : text.rfind('\n', offset - 1);
+    line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+    std::string_view before = text.substr(line_start, offset - line_start);
+    if (line_start == 0 && before.substr(0, 3) == "\xEF\xBB\xBF") before.remove_prefix(3);
+    if (before.find(':') != std::string_view::npos) return false;
+    std::string_view head = text.substr(0, line_start);
+    if (head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
+    std::vector<std::string_view> lines = lines_of(head);
+    if (kind.format == Format::csharp)
+      return before.substr(0, 2) == "//" &&
+             std::all_of(lines.begin(), lines.end(), [](std::string_view l) { return l.substr(0, 2) == "//"; });
+    if (kind.format != Format::markdown || lines.empty() || lines[0] != "---") return false;
+    return std::none_of(lines.begin() + 1, lines.end(), [](std::string_view l) { return l == "---"; });
+  }
+
+  std::optional<Answer> header_completion(const Place& at) const {
+    const Kind* kind = ws->kinds.route(at.path);
+    if (!kind || kind->never_read || !at_header_key(*kind, at.text, at.offset)) return std::nullopt;
+    json items = json::array();
+    if (const json* properties = member(kind->schema, "properties"); properties && properties->is_object())
+      for (const auto& [key, value] : properties->items())
+        items.push_back({{"label", key}, {"kind", 10}, {"insertText", key + ": "}, {"detail", kind->name + " header"}});
+    return Answer{std::move(items)};
+  }
+
   Answer completion(const json& params) {
     auto at = place_of(params);
     if (!at) return bad_params("textDocument and position");
+    if (auto a = reference_completion(*at)) return std::move(*a);
+    if (auto a = header_completion(*at)) return std::move(*a);
     // The chain before the cursor: `Agents.Tr`, `N.Ticket.St`.
     std::size_t start = at->offset;
     auto chain_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '@'; };
@@ -610,11 +680,9 @@ struct Server::State {
     if (!kind) return Answer{json::array()};
     auto view = overlay();
     if (!view) return fail(kRequestFailed, view.error().message);
+    if (parts.size() == 2) return Answer{name_items(names_of(*kind), *kind)};
     json items = json::array();
-    if (parts.size() == 2)
-      for (const std::string& n : names_of(*kind)) items.push_back({{"label", n}, {"kind", 7}, {"detail", kind->name}});
-    else
-      for (const std::string& f : fields_of(**view, *kind, parts[1]))
+    for (const std::string& f : fields_of(**view, *kind, parts[1]))
         items.push_back({{"label", f}, {"kind", 5}, {"detail", "field of " + parts[1]}});
     return Answer{std::move(items)};
   }

@@ -56,6 +56,11 @@ Fields fields_of(const Kind& kind, std::string_view bytes) {
 
 }  // namespace
 
+nlohmann::json definition_object(const Kind& kind, std::string_view bytes) {
+  if (kind.format == Format::opaque || kind.never_read) return nlohmann::json::object();
+  return fields_of(kind, bytes).object;
+}
+
 std::vector<std::string> changed_fields(const Kind& kind, std::string_view before, std::string_view after) {
   if (kind.format == Format::opaque || kind.never_read) return {};
   Fields a = fields_of(kind, before), b = fields_of(kind, after);

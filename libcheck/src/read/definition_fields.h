@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "libcheck/kinds.h"
 
 namespace ws::detail {
@@ -19,5 +21,10 @@ namespace ws::detail {
 // UTF-8) has no fields, and then its body is all of its text. Nothing for a
 // kind that is never read.
 std::vector<std::string> changed_fields(const Kind& kind, std::string_view before, std::string_view after);
+
+// The top-level fields of one file of `kind` as its reader reads them (the
+// JSON object, the front matter, the C# header): an empty object when it
+// does not read as one (ws-lsp(1)'s hover shows the description).
+nlohmann::json definition_object(const Kind& kind, std::string_view bytes);
 
 }  // namespace ws::detail
