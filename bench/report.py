@@ -36,7 +36,7 @@ def cpu_ms(path, index):
 
 def short(command):
     # Absolute paths of the project's binaries and the scratch scripts are noise in a table.
-    command = re.sub(r"\S*/bin/(ws-[a-z-]+)", r"\1", command)
+    command = re.sub(r"\S*/bin/(ws(?:-[a-z-]+)?)(?=\s|$)", r"\1", command)
     command = re.sub(r"sh \S*/results/([a-z-]+)\.sh", r"\1.sh", command)
     return command.replace("|", "\\|")
 
