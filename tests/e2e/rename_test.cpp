@@ -36,21 +36,6 @@ void example(const TempRepo& repo) {
   REQUIRE(wstest::ws("ws-build", {}, repo.path()).status == 0);
 }
 
-// Every file of the working tree (outside .git) and its bytes.
-std::map<std::string, std::string> tree_bytes(const TempRepo& repo) {
-  std::map<std::string, std::string> out;
-  for (auto it = fs::recursive_directory_iterator(repo.path()); it != fs::recursive_directory_iterator(); ++it) {
-    std::string rel = fs::relative(it->path(), repo.path()).string();
-    if (rel == ".git") {
-      it.disable_recursion_pending();
-      continue;
-    }
-    if (it->is_symlink()) out[rel] = "-> " + fs::read_symlink(it->path()).string();
-    else if (it->is_regular_file()) out[rel] = repo.read(rel);
-  }
-  return out;
-}
-
 struct Edit {
   std::string path;
   std::string from;  // every occurrence is replaced
@@ -83,7 +68,7 @@ struct Case {
 TEST_CASE("ws rename: the billing agent, as the gate tests rename it by hand", "[rename]") {
   TempRepo repo;
   example(repo);
-  auto before = tree_bytes(repo);
+  auto before = wstest::tree_bytes(repo);
   auto r = rename(repo, {"agent", "Billing", "Payments"});
   CHECK(r.err == "");
   CHECK(r.out ==
@@ -97,7 +82,7 @@ TEST_CASE("ws rename: the billing agent, as the gate tests rename it by hand", "
   std::vector<Edit> edits;
   for (const auto* list : {&wstest::kRenameBilling, &wstest::kFollowBillingRename})
     for (const auto& e : *list) edits.push_back({e.path, e.from, e.to});
-  CHECK(tree_bytes(repo) == by_hand(before, edits));
+  CHECK(wstest::tree_bytes(repo) == by_hand(before, edits));
   CHECK(repo.git({"status", "--porcelain"}) ==
         " M access/grants/GTsupport01.json\n M agents/AGbilling01.json\n M agents/AGtriage01.json\n"
         " M ai-tools/TLroute01.cs\n");
@@ -163,13 +148,13 @@ TEST_CASE("ws rename: every kind and fields, the same bytes as by hand, the buil
     DYNAMIC_SECTION(c.args[0] << " " << c.args[1]) {
       TempRepo repo;
       example(repo);
-      auto expected = by_hand(tree_bytes(repo), c.edits);
+      auto expected = by_hand(wstest::tree_bytes(repo), c.edits);
       auto r = rename(repo, {c.args[0], c.args[1], c.args[2], "--no-build"});
       CHECK(r.err == "");
       CHECK(r.status == 0);
       REQUIRE(!r.out.empty());
       CHECK(r.out.substr(0, r.out.find('\n')) == c.summary);
-      CHECK(tree_bytes(repo) == expected);
+      CHECK(wstest::tree_bytes(repo) == expected);
       auto build = wstest::ws("ws-build", {}, repo.path());
       CHECK(build.err == "");
       CHECK(build.status == 0);
@@ -200,11 +185,11 @@ TEST_CASE("ws rename: CRLF line ends, a byte order mark and tabs are kept", "[re
 TEST_CASE("ws rename -n prints git's diff and writes nothing, with --json the edits", "[rename]") {
   TempRepo repo;
   example(repo);
-  auto before = tree_bytes(repo);
+  auto before = wstest::tree_bytes(repo);
   auto dry = rename(repo, {"-n", "agent", "Billing", "Payments"});
   CHECK(dry.err == "");
   CHECK(dry.status == 0);
-  CHECK(tree_bytes(repo) == before);
+  CHECK(wstest::tree_bytes(repo) == before);
   auto json = rename(repo, {"-n", "--json", "skill", "Summarize", "Sum"});
   CHECK(json.err == "");
   CHECK(json.status == 0);
@@ -215,7 +200,7 @@ TEST_CASE("ws rename -n prints git's diff and writes nothing, with --json the ed
         "\"end_line\":2,\"end_column\":16,\"start\":10,\"end\":19,\"text\":\"Sum\"}\n"
         "{\"type\":\"summary\",\"version\":1,\"kind\":\"skill\",\"old\":\"Summarize\",\"new\":\"Sum\",\"files\":2,"
         "\"references\":1,\"written\":false}\n");
-  CHECK(tree_bytes(repo) == before);
+  CHECK(wstest::tree_bytes(repo) == before);
   // The diff is what git shows once the rename is made.
   REQUIRE(rename(repo, {"agent", "Billing", "Payments", "--no-build"}).status == 0);
   CHECK(dry.out == repo.git({"-c", "core.abbrev=7", "diff", "--no-color", "--no-ext-diff", "--src-prefix=a/",
@@ -225,7 +210,7 @@ TEST_CASE("ws rename -n prints git's diff and writes nothing, with --json the ed
 TEST_CASE("ws rename: refusals write nothing, each with its line and status", "[rename]") {
   TempRepo repo;
   example(repo);
-  auto before = tree_bytes(repo);
+  auto before = wstest::tree_bytes(repo);
   struct Refusal {
     std::vector<std::string> args;
     int status;
@@ -264,7 +249,7 @@ TEST_CASE("ws rename: refusals write nothing, each with its line and status", "[
     CHECK(r.out == "");
     CHECK(r.err == f.err);
     CHECK(r.status == f.status);
-    CHECK(tree_bytes(repo) == before);
+    CHECK(wstest::tree_bytes(repo) == before);
   }
 }
 
@@ -272,14 +257,14 @@ TEST_CASE("ws rename: a name spelled with escapes is refused, not guessed at", "
   TempRepo repo;
   example(repo);
   repo.replace("agents/AGtriage01.json", "\"handoffs\": [\"Billing\"]", "\"handoffs\": [\"B\\u0069lling\"]");
-  auto before = tree_bytes(repo);
+  auto before = wstest::tree_bytes(repo);
   auto r = rename(repo, {"agent", "Billing", "Payments"});
   CHECK(r.out == "");
   CHECK(r.err ==
         "ws rename: refused to rename in 'agents/AGtriage01.json' at line 8: 'B\\u0069lling' spells 'Billing' with "
         "escapes; write it plainly, then run ws rename again\n");
   CHECK(r.status == 1);
-  CHECK(tree_bytes(repo) == before);
+  CHECK(wstest::tree_bytes(repo) == before);
 }
 
 TEST_CASE("ws rename: a symlinked or hard-linked referrer refuses the whole rename", "[rename]") {
@@ -291,7 +276,7 @@ TEST_CASE("ws rename: a symlinked or hard-linked referrer refuses the whole rena
     fs::copy_file(repo.abs("ai-tools/TLroute01.cs"), target);
     repo.remove("ai-tools/TLroute01.cs");
     fs::create_symlink(target, repo.abs("ai-tools/TLroute01.cs"));
-    auto before = tree_bytes(repo);
+    auto before = wstest::tree_bytes(repo);
     std::string outside_before = repo.read("../" + fs::relative(target, repo.path()).string());
     auto r = rename(repo, {"agent", "Billing", "Payments"});
     CHECK(r.out == "");
@@ -299,20 +284,20 @@ TEST_CASE("ws rename: a symlinked or hard-linked referrer refuses the whole rena
           "ws rename: refused to rename: refused path 'ai-tools/TLroute01.cs': symlink (the path is or goes "
           "through a symbolic link, and links are never followed); replace the link with the file itself\n");
     CHECK(r.status == 1);
-    CHECK(tree_bytes(repo) == before);
+    CHECK(wstest::tree_bytes(repo) == before);
     CHECK(repo.read("../" + fs::relative(target, repo.path()).string()) == outside_before);
   }
   SECTION("a hard link") {
     std::string other = outside.path() + "/other.cs";
     REQUIRE(::link(repo.abs("ai-tools/TLroute01.cs").c_str(), other.c_str()) == 0);
-    auto before = tree_bytes(repo);
+    auto before = wstest::tree_bytes(repo);
     auto r = rename(repo, {"agent", "Billing", "Payments"});
     CHECK(r.out == "");
     CHECK(r.err ==
           "ws rename: refused to rename: refused path 'ai-tools/TLroute01.cs': hard-link (the file has more than "
           "one link, so replacing it would change the other names too); copy the file to break the link\n");
     CHECK(r.status == 1);
-    CHECK(tree_bytes(repo) == before);
+    CHECK(wstest::tree_bytes(repo) == before);
   }
 }
 
@@ -332,7 +317,7 @@ TEST_CASE("ws rename: uncommitted referrers and a workspace without a saved inde
         "// name: Escalate\n// Agents.Billing in a comment\nvar s = \"Agents.Billing\";\n"
         "return await Agents.Payments.Handoff(args);\n");
   // No temporary file left anywhere.
-  for (const auto& [path, bytes] : tree_bytes(repo)) CHECK(path.find(".ws-") == std::string::npos);
+  for (const auto& [path, bytes] : wstest::tree_bytes(repo)) CHECK(path.find(".ws-") == std::string::npos);
 }
 
 TEST_CASE("ws rename: a rename that breaks the build is written and exits 1", "[rename]") {
@@ -350,14 +335,14 @@ TEST_CASE("ws rename: a rename that breaks the build is written and exits 1", "[
 TEST_CASE("ws rename: a referrer at a protected path refuses the rename, files it only reads do not", "[rename]") {
   TempRepo repo;
   wstest::commit_example_workspace(repo, "Support desk workspace", "{\"protected\": [\"ai-tools/\"]}\n");
-  auto before = tree_bytes(repo);
+  auto before = wstest::tree_bytes(repo);
   auto r = rename(repo, {"agent", "Billing", "Payments"});
   CHECK(r.out == "");
   CHECK(r.err ==
         "ws rename: refused to rename: refused path 'ai-tools/TLroute01.cs': protected-path (the workspace protects "
         "this path); leave it out of the change\n");
   CHECK(r.status == 1);
-  CHECK(tree_bytes(repo) == before);
+  CHECK(wstest::tree_bytes(repo) == before);
   // A rename that changes nothing at the protected path goes through.
   auto ok = rename(repo, {"skill", "Summarize", "Sum", "--no-build"});
   CHECK(ok.err == "");

@@ -144,4 +144,19 @@ std::string sorted_lines(const std::string& text) {
   return out;
 }
 
+std::map<std::string, std::string> tree_bytes(const TempRepo& repo) {
+  namespace fs = std::filesystem;
+  std::map<std::string, std::string> out;
+  for (auto it = fs::recursive_directory_iterator(repo.path()); it != fs::recursive_directory_iterator(); ++it) {
+    std::string rel = fs::relative(it->path(), repo.path()).string();
+    if (rel == ".git") {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_symlink()) out[rel] = "-> " + fs::read_symlink(it->path()).string();
+    else if (it->is_regular_file()) out[rel] = repo.read(rel);
+  }
+  return out;
+}
+
 }  // namespace wstest

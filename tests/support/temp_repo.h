@@ -1,6 +1,7 @@
 // Temporary directories and real git repositories for tests.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,10 @@ void copy_example_workspace(const TempRepo& repo);
 // the commit's id.
 std::string commit_example_workspace(const TempRepo& repo, const std::string& message,
                                      const std::string& config = "");
+
+// Every file of the working tree of `repo` (outside .git) and its bytes; a
+// symbolic link as "-> TARGET".
+std::map<std::string, std::string> tree_bytes(const TempRepo& repo);
 
 // Runs ws-build with `args` in `repo`, as ws() runs a tool: it must exit with
 // `status` and print `out` exactly, with nothing on stderr. Returns the run,

@@ -29,20 +29,6 @@ ws::Workspace open(const TempRepo& repo) {
   return std::move(w).value();
 }
 
-std::map<std::string, std::string> files_of(const TempRepo& repo) {
-  std::map<std::string, std::string> out;
-  for (auto it = fs::recursive_directory_iterator(repo.path()); it != fs::recursive_directory_iterator(); ++it) {
-    std::string rel = fs::relative(it->path(), repo.path()).string();
-    if (rel == ".git") {
-      it.disable_recursion_pending();
-      continue;
-    }
-    if (it->is_symlink()) out[rel] = "-> " + fs::read_symlink(it->path()).string();
-    else if (it->is_regular_file()) out[rel] = repo.read(rel);
-  }
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("apply_rename: a referrer changed after the plan was read: refused, nothing written", "[rename]") {
@@ -54,14 +40,14 @@ TEST_CASE("apply_rename: a referrer changed after the plan was read: refused, no
   REQUIRE(plan->files.size() == 4);
   // Another writer edits one referrer, keeping its length.
   repo.replace("agents/AGtriage01.json", "\"model\": \"small\"", "\"model\": \"large\"");
-  auto before = files_of(repo);
+  auto before = wstest::tree_bytes(repo);
   auto done = ws::apply_rename(w, *plan);
   REQUIRE(!done.ok());
   CHECK(done.error().code == ws::Errc::refused);
   CHECK(done.error().message ==
         "refused to write 'agents/AGtriage01.json': the file changed since it was read; nothing was changed, run the "
         "command again");
-  CHECK(files_of(repo) == before);
+  CHECK(wstest::tree_bytes(repo) == before);
 }
 
 TEST_CASE("apply_rename: a folder swapped for a link after the plan: refused, nothing written", "[rename]") {
@@ -74,12 +60,12 @@ TEST_CASE("apply_rename: a folder swapped for a link after the plan: refused, no
   fs::rename(repo.abs("ai-tools"), outside.path() + "/ai-tools");
   fs::create_directory_symlink(outside.path() + "/ai-tools", repo.abs("ai-tools"));
   std::string outside_before = repo.read("../" + fs::relative(outside.path() + "/ai-tools/TLroute01.cs", repo.path()).string());
-  auto before = files_of(repo);
+  auto before = wstest::tree_bytes(repo);
   auto done = ws::apply_rename(w, *plan);
   REQUIRE(!done.ok());
   CHECK(done.error().rule == ws::Rule::symlink);
   CHECK(done.error().message.rfind("refused path 'ai-tools/TLroute01.cs': symlink", 0) == 0);
-  CHECK(files_of(repo) == before);
+  CHECK(wstest::tree_bytes(repo) == before);
   CHECK(repo.read("../" + fs::relative(outside.path() + "/ai-tools/TLroute01.cs", repo.path()).string()) ==
         outside_before);
 }
@@ -95,7 +81,7 @@ TEST_CASE("replace_all: the mode kept, every file replaced, no temporary file le
   auto done = root->replace_all({{"a/one.txt", "one\n", "ONE\n"}, {"b/c/two.txt", "two\n", "TWO\n"},
                                  {"top.txt", "top\n", "TOP\n"}});
   REQUIRE(done.ok());
-  CHECK(files_of(repo) == std::map<std::string, std::string>{
+  CHECK(wstest::tree_bytes(repo) == std::map<std::string, std::string>{
                               {"a/one.txt", "ONE\n"}, {"b/c/two.txt", "TWO\n"}, {"top.txt", "TOP\n"}});
   struct stat st;
   REQUIRE(::stat(repo.abs("b/c/two.txt").c_str(), &st) == 0);
@@ -108,6 +94,6 @@ TEST_CASE("replace_all: the mode kept, every file replaced, no temporary file le
   REQUIRE(!refused.ok());
   CHECK(refused.error().message ==
         "refused to write 'top.txt': the file changed since it was read; nothing was changed, run the command again");
-  CHECK(files_of(repo) == std::map<std::string, std::string>{
+  CHECK(wstest::tree_bytes(repo) == std::map<std::string, std::string>{
                               {"a/one.txt", "ONE\n"}, {"b/c/two.txt", "TWO\n"}, {"top.txt", "TOP\n"}});
 }
