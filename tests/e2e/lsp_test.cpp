@@ -292,6 +292,12 @@ TEST_CASE("ws lsp reads the disk again after a save, and drops a closed buffer",
   json saved = s.client->diagnostics_for(s.uri(kRoute));
   REQUIRE(saved["diagnostics"].size() == 1);
   CHECK(saved["diagnostics"][0]["message"] == "unresolved reference 'Agents.Bxlling'");
+
+  // Fixed on the disk by another program, and the editor says a watched file
+  // changed: the findings are gone.
+  s.repo.write(kRoute, s.repo.git({"show", std::string("HEAD:") + kRoute}));
+  s.client->notify("workspace/didChangeWatchedFiles", {{"changes", json::array({{{"uri", s.uri(kRoute)}, {"type", 2}}})}});
+  CHECK(s.client->diagnostics_for(s.uri(kRoute)) == json{{"uri", s.uri(kRoute)}, {"diagnostics", json::array()}});
 }
 
 TEST_CASE("ws lsp completes a definition's fields and counts positions in bytes when the client asks", "[lsp]") {
