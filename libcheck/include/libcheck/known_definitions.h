@@ -32,6 +32,10 @@ class KnownDefinitions {
   // path order (more than one is the duplicate a build reports).
   virtual void definers(const Kind& kind, std::string_view name,
                         const std::function<void(std::string_view path)>& f) const = 0;
+  // Every name a known definition of kind `kind` has, with the path of each
+  // definition of it (ws-lsp(1) completes names from them).
+  virtual void names(const Kind& kind,
+                     const std::function<void(std::string_view name, std::string_view path)>& f) const = 0;
   // The definition at `path` as its reader read it: name, members and
   // references with their spans in the file's bytes (no reference text);
   // nullopt when it is not known or its saved bytes fail their check.

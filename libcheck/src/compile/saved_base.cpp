@@ -44,6 +44,16 @@ class SavedBase final : public KnownDefinitions {
       });
   }
 
+  void names(const Kind& kind, const std::function<void(std::string_view name, std::string_view path)>& f) const override {
+    auto at = number_of(kind);
+    if (!at) return;
+    index_.names(*at, [&](std::string_view name) {
+      index_.owners(*at, name, [&](std::size_t d) {
+        if (auto def = index_.def(d)) f(name, def->path);
+      });
+    });
+  }
+
   std::optional<Definition> definition(std::string_view path) const override {
     auto d = index_.find_path(path);
     if (!d) return std::nullopt;

@@ -556,8 +556,31 @@ struct Server::State {
 
   // --- completion ---
 
-  // Names of every definition of `kind` in the view with the buffers.
+  // Names of every definition of `kind` in the view with the buffers: of
+  // the unchanged files, from the base's index when there is one; of the
+  // changed ones (the buffers among them), from their bytes.
   std::vector<std::string> names_of(const Kind& kind) {
+    if (!known) return listed_names(kind);
+    std::set<std::string> out;
+    known->names(kind, [&](std::string_view name, std::string_view path) {
+      const ViewEntry* e = ws->view.find(path);
+      if (!e || e->status == ChangeStatus::unchanged) out.emplace(name);
+    });
+    for (const ViewEntry& e : ws->view.entries()) {
+      if (e.status == ChangeStatus::deleted || ws->kinds.route(e.path) != &kind) continue;
+      if (kind.name_from_filename) {  // a secret: named by its file, never opened
+        out.insert(e.path.substr(e.path.rfind('/') + 1));
+        continue;
+      }
+      auto text = text_of(*ws, e.path);
+      auto def = text ? definition_of(e.path, *text) : std::nullopt;
+      if (def && def->has_name) out.insert(def->name);
+    }
+    return std::vector<std::string>(out.begin(), out.end());
+  }
+
+  // names_of without an index: every definition of the kind listed.
+  std::vector<std::string> listed_names(const Kind& kind) {
     auto whole = whole_view(*ws);
     if (!whole) return {};
     // The whole view for the listing, the changes-only one put back after.
