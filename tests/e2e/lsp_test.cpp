@@ -247,9 +247,17 @@ TEST_CASE("ws lsp exits 1 without shutdown, and takes no buffer outside the work
                    {{"textDocument", {{"uri", "file:///etc/passwd"}, {"languageId", "text"}, {"version", 1}, {"text", "x"}}}});
   s.client->notify("textDocument/didOpen", {{"textDocument",
                                              {{"uri", s.uri(".secrets/CrmKey")}, {"languageId", "text"}, {"version", 1}, {"text", "x"}}}});
+  // A folder of the tree that is a link out: a buffer beyond it is not taken.
+  wstest::TempDir outside;
+  fs::create_directory_symlink(outside.path(), s.repo.abs("agents/out"));
+  s.client->notify("textDocument/didOpen", {{"textDocument",
+                                             {{"uri", s.uri("agents/out/AGx.json")}, {"languageId", "json"}, {"version", 1}, {"text", "{"}}}});
   s.open(kRoute, "csharp");
   CHECK(s.client->diagnostics_for(s.uri(kRoute))["diagnostics"] == json::array());
   CHECK(s.client->request("textDocument/definition", s.at(".secrets/CrmKey", 0, 0))["error"]["code"] == -32602);
+  CHECK(s.client->request("textDocument/documentSymbol", {{"textDocument", {{"uri", s.uri("agents/out/AGx.json")}}}})["error"]["code"] ==
+        -32602);
+  for (const json& m : s.client->kept()) CHECK(m.dump().find("agents/out") == std::string::npos);
   for (const json& m : s.client->kept()) CHECK(m.dump().find("passwd") == std::string::npos);
   for (const json& m : s.client->kept()) CHECK(m.dump().find(".secrets") == std::string::npos);
   s.client->notify("exit", nullptr);

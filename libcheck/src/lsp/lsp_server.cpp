@@ -1,6 +1,8 @@
 // The language server (lsp.h, ws-lsp(1)): JSON-RPC messages in, messages
 // out; the workspace opened once and again after a save, the editor's
 // buffers laid over it for every answer.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cctype>
 #include <climits>
@@ -195,8 +197,19 @@ struct Server::State {
         rel = dir.substr(root.size() + 1) + abs->substr(slash);
       else return std::nullopt;
     }
-    if (!is_overlay_path(rel)) return std::nullopt;
+    if (!is_overlay_path(rel) || under_link(root, rel)) return std::nullopt;
     return rel;
+  }
+
+  // Whether a folder on the way to `rel` is a symbolic link: a buffer there
+  // would stand for a file beyond the link, which no tool follows.
+  static bool under_link(const std::string& root, const std::string& rel) {
+    for (std::size_t slash = rel.find('/'); slash != std::string::npos; slash = rel.find('/', slash + 1)) {
+      struct stat st;
+      if (::lstat((root + "/" + rel.substr(0, slash)).c_str(), &st) != 0) return false;
+      if (S_ISLNK(st.st_mode)) return true;
+    }
+    return false;
   }
 
   std::string uri_of(const std::string& path) const { return detail::path_uri(ws->root->path() + "/" + path); }
