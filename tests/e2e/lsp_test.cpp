@@ -232,6 +232,12 @@ TEST_CASE("ws lsp answers malformed frames and requests with errors and goes on"
                       std::to_string(cancel.size()) + "\r\n\r\n" + cancel);
   CHECK(s.client->response_to(50)["error"]["code"] == -32800);
 
+  // Params nested 2^20 deep: parsed and freed without recursion, refused.
+  std::string deep = "{\"jsonrpc\":\"2.0\",\"id\":60,\"method\":\"textDocument/definition\",\"params\":" +
+                     std::string(1 << 20, '[') + std::string(1 << 20, ']') + "}";
+  s.client->write_raw("Content-Length: " + std::to_string(deep.size()) + "\r\n\r\n" + deep);
+  CHECK(s.client->response_to(60)["error"]["code"] == -32602);
+
   // Still serving.
   CHECK(s.client->request("textDocument/definition", s.at(kRoute, 7, 26))["result"].size() == 1);
   CHECK(s.client->request("shutdown", nullptr)["result"].is_null());
