@@ -12,6 +12,7 @@
 
 #include "support/lsp_client.h"
 #include "support/process.h"
+#include "support/source_scan.h"
 #include "support/temp_repo.h"
 
 namespace fs = std::filesystem;
@@ -371,4 +372,42 @@ TEST_CASE("ws lsp completes names in JSON references and header keys, and hovers
   json hover = s.client->request("textDocument/hover", s.at("agents/AGtriage01.json", 7, 17))["result"];
   CHECK(hover["contents"]["value"] ==
         "**agent** `Billing`\n\nAnswers invoice and refund questions\n\ndefined in `agents/AGbilling01.json` at line 2");
+}
+
+TEST_CASE("ws lsp answers about a secret by its name and never opens it", "[lsp]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  REQUIRE(wstest::ws("ws-build", {}, repo.path()).status == 0);
+  std::string root = fs::canonical(repo.path()).string();
+  wstest::TempDir out;
+  std::string trace = out.path() + "/strace.out";
+  LspClient client(repo.path(),
+                   {"/usr/bin/strace", "-f", "-qq", "-e", "trace=open,openat,openat2", "-o", trace, wstest::tool("ws"), "lsp"},
+                   wstest::environment(wstest::ws_options(repo.path())));
+  REQUIRE(client.initialize(root).contains("result"));
+  std::string endpoint = "endpoints/EPtriage01.cs", uri = wstest::file_uri(root + "/" + endpoint);
+  client.notify("textDocument/didOpen",
+                {{"textDocument", {{"uri", uri}, {"languageId", "csharp"}, {"version", 1}, {"text", repo.read(endpoint)}}}});
+  // `await Mail.Notify(Secrets.SupportMailbox, ticket);`
+  json at = {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 6}, {"character", 30}}}};
+  CHECK(client.request("textDocument/definition", at)["result"] ==
+        json::array({location(wstest::file_uri(root + "/.secrets/SupportMailbox"), 0, 0, 0)}));
+  json refs = at;
+  refs["context"] = {{"includeDeclaration", false}};
+  CHECK(client.request("textDocument/references", refs)["result"] == json::array({location(uri, 6, 26, 40)}));
+  CHECK(client.request("textDocument/hover", at)["result"]["contents"]["value"] ==
+        "**secret** `SupportMailbox`\n\ndefined in `.secrets/SupportMailbox` at line 1");
+  json names = client.request("textDocument/completion", {{"textDocument", {{"uri", uri}}},
+                                                          {"position", {{"line", 6}, {"character", 26}}}})["result"];
+  REQUIRE(names.size() == 1);
+  CHECK(names[0]["label"] == "SupportMailbox");
+  at["newName"] = "Mailbox";
+  CHECK(client.request("textDocument/rename", at)["error"]["code"] == -32803);
+  CHECK(client.request("shutdown", nullptr)["result"].is_null());
+  client.notify("exit", nullptr);
+  CHECK(client.wait() == 0);
+  // The kernel's record of every file the server opened: no secret.
+  std::string opened = wstest::read_file(trace);
+  CHECK(opened.find("SupportMailbox") == std::string::npos);
+  CHECK(opened.find("execve") == std::string::npos);
 }

@@ -247,7 +247,8 @@ WorkspaceRoot::ReadResult read_source(const Sources& in, const std::string& path
 Result<std::optional<ReadFile>> read_candidate(const Sources& in, const Target& t, const std::string& path) {
   const Workspace& ws = in.ws;
   const Kind* kind = ws.kinds.route(path);
-  if (!kind) return std::optional<ReadFile>();
+  // A secret names itself by its file: nothing to read, and never opened.
+  if (!kind || kind->never_read || is_secret_path(path)) return std::optional<ReadFile>();
   auto r = read_source(in, path);
   if (!r.ok) {
     if (r.error.rule == FileRule::not_found) return std::optional<ReadFile>();
@@ -466,6 +467,11 @@ Result<std::vector<SymbolUse>> find_symbol_uses(const Workspace& ws, const Symbo
   if (!sources) return sources.error();
   std::vector<SymbolUse> uses;
   for (const std::string& path : *paths) {
+    // A secret is declared by its file's name, which needs no opening.
+    if (t.kind->name_from_filename && ws.kinds.route(path) == t.kind) {
+      if (path.substr(path.rfind('/') + 1) == t.name) uses.push_back(SymbolUse{path, Span{}, true});
+      continue;
+    }
     auto f = read_candidate(*sources, t, path);
     if (!f) return f.error();
     if (!*f) continue;
