@@ -383,7 +383,7 @@ TEST_CASE("ws lsp answers about a secret by its name and never opens it", "[lsp]
   std::string trace = out.path() + "/strace.out";
   LspClient client(repo.path(),
                    {"/usr/bin/strace", "-f", "-qq", "-e", "trace=open,openat,openat2", "-o", trace, wstest::tool("ws"), "lsp"},
-                   wstest::environment(wstest::ws_options(repo.path())));
+                   wstest::environment(wstest::traced_options(repo.path())));
   REQUIRE(client.initialize(root).contains("result"));
   std::string endpoint = "endpoints/EPtriage01.cs", uri = wstest::file_uri(root + "/" + endpoint);
   client.notify("textDocument/didOpen",

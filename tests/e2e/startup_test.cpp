@@ -46,12 +46,7 @@ TEST_CASE("no tool opens the system CA bundle when libgit2 starts", "[startup]")
     std::vector<std::string> argv{"strace", "-f", "-qq", "-e", "trace=open,openat,openat2", "-o", trace,
                                   wstest::tool(name)};
     argv.insert(argv.end(), args.begin(), args.end());
-    wstest::RunOptions traced = wstest::ws_options(repo.path());
-    // LeakSanitizer cannot run under ptrace; in a sanitizer build the leak
-    // check is left to every other test.
-    const char* asan = std::getenv("ASAN_OPTIONS");
-    traced.env["ASAN_OPTIONS"] = std::string(asan ? asan : "") + (asan && *asan ? ":" : "") + "detect_leaks=0";
-    auto r = wstest::run(argv, traced);
+    auto r = wstest::run(argv, wstest::traced_options(repo.path()));
     INFO(r.err);
     CHECK(r.status <= 1);
     std::string opened = slurp(trace);

@@ -219,6 +219,13 @@ RunOptions ws_options(const std::string& cwd, const RunOptions& extra) {
   return o;
 }
 
+RunOptions traced_options(const std::string& cwd) {
+  RunOptions o = ws_options(cwd);
+  const char* asan = std::getenv("ASAN_OPTIONS");
+  o.env["ASAN_OPTIONS"] = std::string(asan ? asan : "") + (asan && *asan ? ":" : "") + "detect_leaks=0";
+  return o;
+}
+
 }  // namespace wstest
 
 namespace wstest {

@@ -52,6 +52,9 @@ RunResult ws(const std::string& name, const std::vector<std::string>& args,
 // What ws() runs a tool with: `extra` in `cwd`, minus the variables that
 // would make its output depend on the caller's environment.
 RunOptions ws_options(const std::string& cwd, const RunOptions& extra = {});
+// ws_options for a tool run under strace: LeakSanitizer cannot run under
+// ptrace, so in a sanitizer build the leak check is left to every other test.
+RunOptions traced_options(const std::string& cwd);
 
 // The environment a child gets: this process's, minus options.unset_env,
 // plus options.env; "KEY=VALUE" strings.
