@@ -182,23 +182,23 @@ struct Server::State {
   std::optional<std::string> path_of(std::string_view uri) const {
     auto abs = detail::uri_path(uri);
     if (!abs || !ws) return std::nullopt;
-    std::string root = ws->root->path();
-    std::string rel;
-    if (abs->size() > root.size() + 1 && abs->compare(0, root.size(), root) == 0 && (*abs)[root.size()] == '/') {
-      rel = abs->substr(root.size() + 1);
-    } else {
+    const std::string& root = ws->root->path();
+    auto rel = relative_to(root, *abs);
+    if (!rel) {
       // The editor may name the root through a link: its folder resolved.
       std::size_t slash = abs->rfind('/');
       std::unique_ptr<char, decltype(&std::free)> real(realpath(abs->substr(0, slash).c_str(), nullptr), &std::free);
-      if (!real) return std::nullopt;
-      std::string dir = real.get();
-      if (dir == root) rel = abs->substr(slash + 1);
-      else if (dir.size() > root.size() && dir.compare(0, root.size(), root) == 0 && dir[root.size()] == '/')
-        rel = dir.substr(root.size() + 1) + abs->substr(slash);
-      else return std::nullopt;
+      if (real) rel = relative_to(root, std::string(real.get()) + abs->substr(slash));
     }
-    if (!is_overlay_path(rel) || under_link(root, rel)) return std::nullopt;
+    if (!rel || !is_overlay_path(*rel) || under_link(root, *rel)) return std::nullopt;
     return rel;
+  }
+
+  // `path` relative to `root`, when it lies beneath it.
+  static std::optional<std::string> relative_to(const std::string& root, const std::string& path) {
+    if (path.size() <= root.size() + 1 || path.compare(0, root.size(), root) != 0 || path[root.size()] != '/')
+      return std::nullopt;
+    return path.substr(root.size() + 1);
   }
 
   // Whether a folder on the way to `rel` is a symbolic link: a buffer there
