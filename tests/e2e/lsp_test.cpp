@@ -286,6 +286,23 @@ TEST_CASE("ws lsp refuses a message over 64 MiB and skips its bytes", "[lsp]") {
   CHECK(s.client->wait() == 1);
 }
 
+TEST_CASE("ws lsp takes a file named through a link to the workspace's root as the workspace's", "[lsp]") {
+  Session s;
+  s.client->initialize(s.root);
+  wstest::TempDir elsewhere;
+  std::string via = elsewhere.path() + "/desk";
+  fs::create_directory_symlink(s.root, via);
+  std::string uri = wstest::file_uri(via + "/" + kRoute);
+  s.client->notify("textDocument/didOpen",
+                   {{"textDocument", {{"uri", uri}, {"languageId", "csharp"}, {"version", 1}, {"text", s.repo.read(kRoute)}}}});
+  // Published under the root's own name, and the buffer is the file's.
+  CHECK(s.client->diagnostics_for(s.uri(kRoute))["diagnostics"] == json::array());
+  json at = s.at(kRoute, 7, 26);
+  at["textDocument"]["uri"] = uri;
+  CHECK(s.client->request("textDocument/definition", at)["result"] ==
+        json::array({location(s.uri(kBilling), 1, 11, 18)}));
+}
+
 TEST_CASE("ws lsp reads the disk again after a save, and drops a closed buffer", "[lsp]") {
   Session s;
   s.client->initialize(s.root);
