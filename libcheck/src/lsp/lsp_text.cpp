@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "ascii_case.h"
 #include "libcheck/lsp.h"
 
 namespace ws::lsp {
@@ -11,12 +12,6 @@ namespace ws::lsp {
 namespace {
 
 constexpr std::string_view kHeaderEnd = "\r\n\r\n";
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return (x | 0x20) == (y | 0x20);
-         });
-}
 
 // The Content-Length of a header block, or nullopt when it has none or a
 // bad one.
@@ -28,7 +23,7 @@ std::optional<std::size_t> content_length(std::string_view headers) {
     headers = eol == std::string_view::npos ? std::string_view() : headers.substr(eol + 2);
     std::size_t colon = line.find(':');
     if (colon == std::string_view::npos) return std::nullopt;
-    if (!iequals(line.substr(0, colon), "Content-Length")) continue;
+    if (!ws::detail::iequals_ascii(line.substr(0, colon), "Content-Length")) continue;
     std::string_view value = line.substr(colon + 1);
     while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
     while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
@@ -144,12 +139,12 @@ std::size_t TextLines::offset(LinePos pos) const {
 
 std::optional<std::string> uri_path(std::string_view uri) {
   constexpr std::string_view kScheme = "file://";
-  if (uri.size() < kScheme.size() || !iequals(uri.substr(0, kScheme.size()), kScheme)) return std::nullopt;
+  if (uri.size() < kScheme.size() || !ws::detail::iequals_ascii(uri.substr(0, kScheme.size()), kScheme)) return std::nullopt;
   uri.remove_prefix(kScheme.size());
   std::size_t slash = uri.find('/');
   if (slash == std::string_view::npos) return std::nullopt;
   std::string_view host = uri.substr(0, slash);
-  if (!host.empty() && !iequals(host, "localhost")) return std::nullopt;
+  if (!host.empty() && !ws::detail::iequals_ascii(host, "localhost")) return std::nullopt;
   uri.remove_prefix(slash);
   if (std::size_t cut = uri.find_first_of("?#"); cut != std::string_view::npos) uri = uri.substr(0, cut);
   std::string out;

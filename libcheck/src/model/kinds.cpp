@@ -12,6 +12,7 @@
 #include <sstream>
 #include <utility>
 
+#include "ascii_case.h"
 #include "blob_id.h"
 #include "json_values.h"
 #include "libcheck/json_output.h"
@@ -124,12 +125,6 @@ bool is_reference_pointer(const nlohmann::json& v) {
          detail::is_valid_pointer(v.get_ref<const std::string&>());
 }
 
-bool iequals_ascii(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 // The first folder of a "files" pattern ("" when the pattern sits at the root).
 std::string_view first_folder(std::string_view files) {
   std::size_t slash = files.find('/');
@@ -157,7 +152,7 @@ std::optional<Error> refuse_secret_claims(const std::string& source, const nlohm
   if (is_secret_folder(first_folder(files)))
     return invalid(source, fmt::format("'files' claims files under '.secrets/' ('{}'), which only the built-in "
                                        "secret kind holds and nothing reads; choose another folder", files));
-  if (iequals_ascii(symbol, "Secrets"))
+  if (detail::iequals_ascii(symbol, "Secrets"))
     return invalid(source, fmt::format("'symbol' takes the root '{}' of the built-in secret kind; choose another "
                                        "root", symbol));
   return std::nullopt;
@@ -346,7 +341,7 @@ Result<Kind> parse_manifest(const std::string& source, std::string_view text, bo
 // its folder, name or root to another kind, is refused.
 Status check_builtin_secret(const std::vector<Kind>& defaults) {
   for (const Kind& k : defaults) {
-    bool claims = k.name == "secret" || is_secret_folder(first_folder(k.dir)) || iequals_ascii(k.symbol_root, "Secrets");
+    bool claims = k.name == "secret" || is_secret_folder(first_folder(k.dir)) || detail::iequals_ascii(k.symbol_root, "Secrets");
     if (!claims) continue;
     bool exact = k.name == "secret" && k.dir == ".secrets/" && k.extension.empty() && k.format == Format::opaque &&
                  k.never_read && k.name_from_filename && k.symbol_root == "Secrets";

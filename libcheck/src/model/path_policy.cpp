@@ -6,6 +6,7 @@
 #include <array>
 #include <string>
 
+#include "ascii_case.h"
 #include "printable_path.h"
 
 namespace ws {
@@ -15,18 +16,9 @@ namespace {
 constexpr size_t kMaxPathBytes = 4096;      // PATH_MAX on Linux
 constexpr size_t kMaxComponentBytes = 255;  // NAME_MAX on Linux, and NTFS's limit
 
-char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-  return true;
-}
-
-bool istarts_with(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
-}
+using detail::ascii_lower;
+using detail::iequals_ascii;
+using detail::istarts_with_ascii;
 
 bool is_sep(char c) { return c == '/' || c == '\\'; }
 
@@ -60,7 +52,7 @@ NtfsTail ntfs_tail(std::string_view c, size_t i) {
 
 // How `c` spells `name` on NTFS, in any case and with any such tail.
 NtfsTail ntfs_spelling(std::string_view c, std::string_view name) {
-  return istarts_with(c, name) ? ntfs_tail(c, name.size()) : NtfsTail::none;
+  return istarts_with_ascii(c, name) ? ntfs_tail(c, name.size()) : NtfsTail::none;
 }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -91,8 +83,8 @@ bool is_ntfs_git_dir(std::string_view c) {
 NtfsTail ntfs_secret_spelling(std::string_view c) {
   if (NtfsTail t = ntfs_spelling(c, ".secrets"); t != NtfsTail::none) return t;
   size_t after_prefix = 0;
-  if (istarts_with(c, "secret")) after_prefix = 6;
-  else if (istarts_with(c, "se") && c.size() >= 6 && is_hex_digit(c[2]) && is_hex_digit(c[3]) && is_hex_digit(c[4]) &&
+  if (istarts_with_ascii(c, "secret")) after_prefix = 6;
+  else if (istarts_with_ascii(c, "se") && c.size() >= 6 && is_hex_digit(c[2]) && is_hex_digit(c[3]) && is_hex_digit(c[4]) &&
            is_hex_digit(c[5]))
     after_prefix = 6;
   else return NtfsTail::none;
@@ -136,7 +128,7 @@ bool hfs_folds_to(std::string_view c, std::string_view name) {
     if (n_folded == name.size() || n_folded == sizeof folded) return false;
     folded[n_folded++] = c[i++];
   }
-  return iequals(std::string_view(folded, n_folded), name);
+  return iequals_ascii(std::string_view(folded, n_folded), name);
 }
 
 bool is_hfs_git_dir(std::string_view c) { return hfs_folds_to(c, ".git"); }
@@ -162,8 +154,8 @@ bool has_control_char(std::string_view p) {
 bool matches_protected(std::string_view p, std::string_view pre) {
   if (pre.back() == '/')
     // The directory's own name too: a file of that name would replace it.
-    return istarts_with(p, pre) || iequals(p, pre.substr(0, pre.size() - 1));
-  return iequals(p, pre);
+    return istarts_with_ascii(p, pre) || iequals_ascii(p, pre.substr(0, pre.size() - 1));
+  return iequals_ascii(p, pre);
 }
 
 // An entry "**/REST" protects REST in every folder (git reads a
