@@ -28,6 +28,10 @@ inline constexpr std::uint32_t kModeExec = 0100755;
 inline constexpr std::uint32_t kModeLink = 0120000;
 inline constexpr std::uint32_t kModeGitlink = 0160000;
 
+// An entry that stands for no bytes of its own to read: a symbolic link or a
+// submodule (gitlink). Links are never followed (ws(7), PATH POLICY).
+inline constexpr bool is_link_mode(std::uint32_t mode) { return mode == kModeLink || mode == kModeGitlink; }
+
 struct ViewEntry {
   std::string path;
   ChangeStatus status = ChangeStatus::unchanged;

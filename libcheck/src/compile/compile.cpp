@@ -281,7 +281,7 @@ void ItemReader::plan_item(const ViewEntry& e) {
   if (report && it.changed && !deleted && e.path == ".ws/config.json")
     if (auto d = proposed_config_diagnostic(view_, e)) reading_.diags.push_back(std::move(*d));
   const Kind* view_kind = route.role == PathRole::definition ? route.kind : nullptr;
-  bool link = e.mode == kModeLink || e.mode == kModeGitlink;
+  bool link = is_link_mode(e.mode);
   // Another path holding a secret's bytes (secrets.h) is never read, and
   // refused wherever it is: landing it would copy a secret out of
   // '.secrets/'.
@@ -605,7 +605,7 @@ Result<std::vector<BaseIndex::Entry>> base_entries(const Workspace& ws, const st
         if (!*at) continue;
         mode = (*at)->mode;
       }
-      if (mode == kModeLink || mode == kModeGitlink) continue;
+      if (is_link_mode(mode)) continue;
     }
     if (!out.empty() && out.back().path >= side.path) sorted = false;
     out.push_back(BaseIndex::Entry{side.path, side.kind, side.rec});

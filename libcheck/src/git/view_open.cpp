@@ -39,7 +39,7 @@ class GitContentSource final : public ContentSource {
     if (is_secret_path(e.path))
       return make_error(Errc::refused, "refused to read '" + e.path + "': secret content is never opened",
                         e.path, Rule::secret);
-    if (e.mode == kModeLink || e.mode == kModeGitlink)
+    if (is_link_mode(e.mode))
       return make_error(Errc::refused,
                         "refused to read '" + e.path + "': " +
                             (e.mode == kModeLink ? "symlink (links are never followed)" : "submodule"),
@@ -83,8 +83,7 @@ class GitContentSource final : public ContentSource {
 
   std::optional<Error> refusal(const ViewEntry& e) const override {
     if (refuses_none()) return std::nullopt;  // the walk met no file with several links
-    if (!root_ || !e.from_worktree || e.status == ChangeStatus::deleted || e.mode == kModeLink ||
-        e.mode == kModeGitlink || is_secret_path(e.path))
+    if (!root_ || !e.from_worktree || e.status == ChangeStatus::deleted || is_link_mode(e.mode) || is_secret_path(e.path))
       return std::nullopt;
     std::optional<FileError> why;
     if (walk_links_) {
@@ -232,7 +231,7 @@ Result<std::vector<ViewEntry>> list_worktree_files(const Repository& repository,
 // read, too).
 void mark_unchanged_from_worktree(std::vector<ViewEntry>& entries) {
   for (auto& e : entries)
-    if (e.status == ChangeStatus::unchanged && e.mode != kModeLink && e.mode != kModeGitlink) e.from_worktree = true;
+    if (e.status == ChangeStatus::unchanged && !is_link_mode(e.mode)) e.from_worktree = true;
 }
 
 // A changed working-tree file under '.secrets/' may carry the id of its
@@ -540,7 +539,7 @@ class DeltaMerge {
     }
     bool id_known = (d.new_file.flags & GIT_DIFF_FLAG_VALID_ID) && !git_oid_is_zero(&d.new_file.id);
     if (id_known) e.blob_id = git::to_id(d.new_file.id);
-    else if (worktree_ && e.mode != kModeLink && e.mode != kModeGitlink && !is_secret_path(e.path)) {
+    else if (worktree_ && !is_link_mode(e.mode) && !is_secret_path(e.path)) {
       // libgit2 leaves untracked files unhashed; hash through the confined reader.
       auto bytes = content_.read(e);
       if (bytes) {

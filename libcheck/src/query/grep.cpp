@@ -458,7 +458,7 @@ std::vector<Job> choose_files(const View& view, const KindPack& kinds, const Gre
       else ++summary.secrets_skipped;
       continue;
     }
-    if (e.mode == kModeLink || e.mode == kModeGitlink) { summary.links_skipped.push_back(e.path); continue; }
+    if (is_link_mode(e.mode)) { summary.links_skipped.push_back(e.path); continue; }
     if (auto rej = routes.path_ok[at] ? std::nullopt : check_path(e.path, read_policy())) {
       summary.errors.push_back(make_error(Errc::refused, rej->message(), e.path, to_rule(rej->rule)));
       continue;

@@ -86,7 +86,7 @@ class Selection {
         out.refused.push_back(make_error(Errc::refused, rej->message(), e.path, to_rule(rej->rule)));
       return;
     }
-    if (e.mode == kModeLink || e.mode == kModeGitlink) {
+    if (is_link_mode(e.mode)) {
       out.refused.push_back(make_error(
           Errc::refused,
           "refused path '" + e.path + "': " +

@@ -21,7 +21,7 @@ Result<std::optional<std::map<std::string, std::string>>> differing_base_manifes
     auto listed = repo.commit_entries(base_commit, ".ws/kinds/");
     if (!listed) return listed.error();
     std::erase_if(*listed, [](const ViewEntry& e) {
-      return !is_kind_manifest_path(e.path) || e.mode == kModeLink || e.mode == kModeGitlink;
+      return !is_kind_manifest_path(e.path) || is_link_mode(e.mode);
     });
     entries = std::move(listed).value();
   }

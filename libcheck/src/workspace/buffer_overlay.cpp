@@ -49,8 +49,6 @@ class BufferContent final : public ContentSource {
   Buffers buffers_;
 };
 
-bool is_link_mode(std::uint32_t mode) { return mode == kModeLink || mode == kModeGitlink; }
-
 // The buffers the view may take, with the base's entry of each path the
 // view does not hold (a changes-only view leaves unchanged files out).
 struct Taken {

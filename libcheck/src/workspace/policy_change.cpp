@@ -70,7 +70,7 @@ std::string every_definition_reason(const View& view) {
 
 std::optional<Diagnostic> proposed_config_diagnostic(const View& view, const ViewEntry& entry) {
   // A link is refused as one wherever it is (WS017).
-  if (entry.mode == kModeLink || entry.mode == kModeGitlink) return std::nullopt;
+  if (is_link_mode(entry.mode)) return std::nullopt;
   auto text = view.read(entry);
   if (!text) return make_file_diag(DiagCode::workspace_config, entry.path, text.error().message);
   auto parsed = parse_workspace_config(*text);

@@ -310,7 +310,7 @@ std::optional<std::string> read_view_path(const Workspace& ws, const std::string
   // A changes-only view holds every changed path: one it lacks is the base's.
   if (!ws.view_spec.changes_only || !ws.repo || ws.view.base_commit().empty()) return std::nullopt;
   auto entry = ws.repo->entry_at(ws.view.base_commit(), path);
-  if (!entry || !*entry || (*entry)->mode == kModeLink || (*entry)->mode == kModeGitlink) return std::nullopt;
+  if (!entry || !*entry || is_link_mode((*entry)->mode)) return std::nullopt;
   auto bytes = ws.view.content().read_blob((*entry)->blob_id.hex());
   if (!bytes) return std::nullopt;
   return std::move(bytes).value();
