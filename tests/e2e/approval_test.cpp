@@ -48,13 +48,7 @@ RunResult ws(const TempRepo& repo, const std::string& tool, std::vector<std::str
 }
 
 std::string stage_in(const std::string& dir, const std::string& message, Env env = {}) {
-  auto r = ws(dir, "ws-commit", {"-m", message}, std::move(env));
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  auto ls = lines(r.out);
-  REQUIRE(!ls.empty());
-  REQUIRE(ls[0].rfind("proposal ", 0) == 0);
-  return ls[0].substr(9);
+  return wstest::staged_id(ws(dir, "ws-commit", {"-m", message}, std::move(env)));
 }
 std::string stage(const TempRepo& repo, const std::string& message, Env env = {}) {
   return stage_in(repo.path(), message, std::move(env));

@@ -16,6 +16,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/output_schema.h"
+#include "support/temp_repo.h"
 
 extern char** environ;
 
@@ -208,6 +209,15 @@ RunResult ws(const std::string& name, const std::vector<std::string>& args,
   std::vector<std::string> argv{tool(name)};
   argv.insert(argv.end(), args.begin(), args.end());
   return run(argv, ws_options(cwd, extra));
+}
+
+std::string staged_id(const RunResult& r) {
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  auto ls = lines(r.out);
+  REQUIRE(!ls.empty());
+  REQUIRE(ls[0].rfind("proposal ", 0) == 0);
+  return ls[0].substr(9);
 }
 
 RunOptions ws_options(const std::string& cwd, const RunOptions& extra) {

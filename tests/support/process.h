@@ -49,6 +49,10 @@ std::string tool(const std::string& name);
 RunResult ws(const std::string& name, const std::vector<std::string>& args,
              const std::string& cwd, const RunOptions& extra = {});
 
+// The id a ws-commit run `r` staged: `r` must have exited 0 with
+// "proposal <id>" on its first line.
+std::string staged_id(const RunResult& r);
+
 // What ws() runs a tool with: `extra` in `cwd`, minus the variables that
 // would make its output depend on the caller's environment.
 RunOptions ws_options(const std::string& cwd, const RunOptions& extra = {});

@@ -24,13 +24,7 @@ RunResult ws(const TempRepo& repo, const std::string& name, const std::vector<st
 }
 
 std::string stage(const TempRepo& repo, const std::string& message, std::map<std::string, std::string> env) {
-  auto r = ws(repo, "ws-commit", {"-m", message}, std::move(env));
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  auto ls = lines(r.out);
-  REQUIRE(!ls.empty());
-  REQUIRE(ls[0].rfind("proposal ", 0) == 0);
-  return ls[0].substr(9);
+  return staged_id(ws(repo, "ws-commit", {"-m", message}, std::move(env)));
 }
 
 std::string rev(const TempRepo& repo, const std::string& what) { return chomp(repo.git({"rev-parse", what})); }
