@@ -1,5 +1,6 @@
 #include "support/lsp_client.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -8,28 +9,16 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "support/spawn.h"
+
 namespace wstest {
 
 using nlohmann::json;
 
-LspClient::LspClient(const std::string& cwd, std::vector<std::string> argv, std::vector<std::string> env) {
+LspClient::LspClient(const std::string& cwd, const std::vector<std::string>& argv, const std::vector<std::string>& env) {
   int to_server[2], from_server[2];
-  if (pipe(to_server) != 0 || pipe(from_server) != 0) throw std::runtime_error("pipe failed");
-  std::vector<char*> argp, envp;
-  for (auto& a : argv) argp.push_back(a.data());
-  argp.push_back(nullptr);
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  pid_ = fork();
-  if (pid_ == 0) {
-    dup2(to_server[0], 0);
-    dup2(from_server[1], 1);
-    close(to_server[1]);
-    close(from_server[0]);
-    if (chdir(cwd.c_str()) != 0) _exit(127);
-    execve(argp[0], argp.data(), envp.data());
-    _exit(127);
-  }
+  if (pipe2(to_server, O_CLOEXEC) != 0 || pipe2(from_server, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
+  pid_ = spawn(argv, env, cwd, ChildFds{to_server[0], from_server[1], -1});
   close(to_server[0]);
   close(from_server[1]);
   in_ = to_server[1];

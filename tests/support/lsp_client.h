@@ -15,8 +15,9 @@ namespace wstest {
 
 class LspClient {
  public:
-  // Runs `argv` (argv[0] a path) in `cwd` with environment `env`.
-  LspClient(const std::string& cwd, std::vector<std::string> argv, std::vector<std::string> env);
+  // Runs `argv` in `cwd` with environment `env` (spawn()), its stdin and
+  // stdout piped to this client.
+  LspClient(const std::string& cwd, const std::vector<std::string>& argv, const std::vector<std::string>& env);
   ~LspClient();
   LspClient(const LspClient&) = delete;
   LspClient& operator=(const LspClient&) = delete;

@@ -16,6 +16,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/output_schema.h"
+#include "support/spawn.h"
 #include "support/temp_repo.h"
 
 extern char** environ;
@@ -49,24 +50,6 @@ std::map<std::string, std::string> hook_env() {
 }
 
 namespace {
-
-// Pointers to `strings`, ending in a null pointer, as execve takes argv and
-// envp; they stay valid while `strings` does.
-std::vector<char*> exec_array(std::vector<std::string>& strings) {
-  std::vector<char*> out;
-  for (auto& s : strings) out.push_back(s.data());
-  out.push_back(nullptr);
-  return out;
-}
-
-// `argv` and the environment a child gets under `options`, made before
-// fork() so that the child only calls exec.
-struct ExecArgs {
-  std::vector<std::string> args, env_strings;
-  std::vector<char*> argp, envp;
-  ExecArgs(const std::vector<std::string>& argv, const RunOptions& options)
-      : args(argv), env_strings(environment(options)), argp(exec_array(args)), envp(exec_array(env_strings)) {}
-};
 
 // Fails the running test when a ws-apply that applied left a repository
 // git fsck --strict does not pass. Tests also run tools from threads, and
@@ -130,23 +113,7 @@ RunResult run(const std::vector<std::string>& argv, const RunOptions& options) {
   if (pipe2(in_pipe, O_CLOEXEC) || pipe2(out_pipe, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC))
     throw std::runtime_error("pipe failed");
 
-  ExecArgs exec(argv, options);
-
-  pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    dup2(in_pipe[0], 0);
-    dup2(out_pipe[1], 1);
-    dup2(err_pipe[1], 2);
-    if (!options.cwd.empty() && chdir(options.cwd.c_str()) != 0) _exit(127);
-    if (exec.args[0].find('/') != std::string::npos)
-      execve(exec.argp[0], exec.argp.data(), exec.envp.data());
-    else {
-      environ = exec.envp.data();
-      execvp(exec.argp[0], exec.argp.data());
-    }
-    _exit(127);
-  }
+  pid_t pid = spawn(argv, environment(options), options.cwd, ChildFds{in_pipe[0], out_pipe[1], err_pipe[1]});
   close(in_pipe[0]);
   close(out_pipe[1]);
   close(err_pipe[1]);
@@ -240,18 +207,10 @@ RunOptions traced_options(const std::string& cwd) {
 
 namespace wstest {
 int run_and_kill(const std::vector<std::string>& argv, const RunOptions& options, int delay_us) {
-  ExecArgs exec(argv, options);
-  pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    int devnull = open("/dev/null", O_RDWR);
-    dup2(devnull, 0);
-    dup2(devnull, 1);
-    dup2(devnull, 2);
-    if (!options.cwd.empty() && chdir(options.cwd.c_str()) != 0) _exit(127);
-    execve(exec.argp[0], exec.argp.data(), exec.envp.data());
-    _exit(127);
-  }
+  int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+  if (devnull < 0) throw std::runtime_error("cannot open /dev/null");
+  pid_t pid = spawn(argv, environment(options), options.cwd, ChildFds{devnull, devnull, devnull});
+  close(devnull);
   usleep(static_cast<useconds_t>(delay_us));
   kill(pid, SIGKILL);
   int st = 0;
