@@ -12,20 +12,18 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "support/spawn.h"
+
 namespace wstest {
 
 PtyResult ws_on_pty(const std::string& name, const std::vector<std::string>& args, const std::string& cwd,
                     const RunOptions& extra, bool stdout_on_tty) {
   RunOptions o = ws_options(cwd, extra);
   std::vector<std::string> env_strings = environment(o);
-  std::vector<char*> envp;
-  for (auto& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
+  std::vector<char*> envp = exec_array(env_strings);
   std::vector<std::string> argv{tool(name)};
   argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<char*> argp;
-  for (auto& a : argv) argp.push_back(a.data());
-  argp.push_back(nullptr);
+  std::vector<char*> argp = exec_array(argv);
 
   int out_pipe[2];
   if (pipe2(out_pipe, O_CLOEXEC)) throw std::runtime_error("pipe failed");

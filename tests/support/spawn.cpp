@@ -8,18 +8,12 @@ extern char** environ;
 
 namespace wstest {
 
-namespace {
-
-// Pointers to `strings`, ending in a null pointer, as execve takes argv and
-// envp; they stay valid while `strings` does.
 std::vector<char*> exec_array(std::vector<std::string>& strings) {
   std::vector<char*> out;
   for (auto& s : strings) out.push_back(s.data());
   out.push_back(nullptr);
   return out;
 }
-
-}  // namespace
 
 pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env, const std::string& cwd,
             ChildFds fds) {

@@ -10,6 +10,10 @@
 
 namespace wstest {
 
+// Pointers to `strings`, ending in a null pointer, as execve takes argv and
+// envp; they stay valid while `strings` does.
+std::vector<char*> exec_array(std::vector<std::string>& strings);
+
 // The descriptors a child gets as its stdin, stdout and stderr; -1 keeps
 // the parent's.
 struct ChildFds {
