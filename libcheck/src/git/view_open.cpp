@@ -83,7 +83,8 @@ class GitContentSource final : public ContentSource {
 
   std::optional<Error> refusal(const ViewEntry& e) const override {
     if (refuses_none()) return std::nullopt;  // the walk met no file with several links
-    if (!root_ || !e.from_worktree || e.status == ChangeStatus::deleted || is_link_mode(e.mode) || is_secret_path(e.path))
+    if (!root_ || !e.from_worktree || e.status == ChangeStatus::deleted || is_link_mode(e.mode) ||
+        is_secret_path(e.path))
       return std::nullopt;
     std::optional<FileError> why;
     if (walk_links_) {

@@ -139,7 +139,7 @@ std::size_t TextLines::offset(LinePos pos) const {
 
 std::optional<std::string> uri_path(std::string_view uri) {
   constexpr std::string_view kScheme = "file://";
-  if (uri.size() < kScheme.size() || !ws::detail::iequals_ascii(uri.substr(0, kScheme.size()), kScheme)) return std::nullopt;
+  if (!ws::detail::istarts_with_ascii(uri, kScheme)) return std::nullopt;
   uri.remove_prefix(kScheme.size());
   std::size_t slash = uri.find('/');
   if (slash == std::string_view::npos) return std::nullopt;

@@ -341,7 +341,8 @@ Result<Kind> parse_manifest(const std::string& source, std::string_view text, bo
 // its folder, name or root to another kind, is refused.
 Status check_builtin_secret(const std::vector<Kind>& defaults) {
   for (const Kind& k : defaults) {
-    bool claims = k.name == "secret" || is_secret_folder(first_folder(k.dir)) || detail::iequals_ascii(k.symbol_root, "Secrets");
+    bool claims = k.name == "secret" || is_secret_folder(first_folder(k.dir)) ||
+                  detail::iequals_ascii(k.symbol_root, "Secrets");
     if (!claims) continue;
     bool exact = k.name == "secret" && k.dir == ".secrets/" && k.extension.empty() && k.format == Format::opaque &&
                  k.never_read && k.name_from_filename && k.symbol_root == "Secrets";

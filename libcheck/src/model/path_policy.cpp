@@ -84,8 +84,8 @@ NtfsTail ntfs_secret_spelling(std::string_view c) {
   if (NtfsTail t = ntfs_spelling(c, ".secrets"); t != NtfsTail::none) return t;
   size_t after_prefix = 0;
   if (istarts_with_ascii(c, "secret")) after_prefix = 6;
-  else if (istarts_with_ascii(c, "se") && c.size() >= 6 && is_hex_digit(c[2]) && is_hex_digit(c[3]) && is_hex_digit(c[4]) &&
-           is_hex_digit(c[5]))
+  else if (istarts_with_ascii(c, "se") && c.size() >= 6 && is_hex_digit(c[2]) && is_hex_digit(c[3]) &&
+           is_hex_digit(c[4]) && is_hex_digit(c[5]))
     after_prefix = 6;
   else return NtfsTail::none;
   size_t end = past_tilde_number(c, after_prefix);
