@@ -84,6 +84,12 @@ bool breaks_rule(PathRule rule, std::string_view path, const PathPolicy& policy)
 // breaks no rule but, where a policy has them, its protected prefixes.
 bool is_plain_path(std::string_view path);
 
+namespace detail {
+// is_secret_path for a path whose first byte may begin a spelling of the
+// secrets folder (path_policy.cpp); only is_secret_path calls it.
+bool is_secret_path_spelled(std::string_view path);
+}  // namespace detail
+
 // The one answer to "is this path a secret?" (ws(7), the secret kind): true
 // for content under the top-level '.secrets/' folder in every spelling that
 // names that folder on a file system that folds names, as git's
@@ -95,7 +101,17 @@ bool is_plain_path(std::string_view path);
 // folder's name alone ('.secrets', 'SECRET~1') is not content. Every
 // question of whether a path's bytes may be opened, shown, paired or
 // measured asks this function; none asks a kind manifest.
-bool is_secret_path(std::string_view path);
+//
+// Every plain name of a workspace is settled at its first byte, here,
+// without a call (every path of a view asks, several times): only '.', 's'
+// or 'S' (the short names) and the lead bytes of HFS+'s ignorable code
+// points, 0xE2 and 0xEF, can begin a spelling of the folder.
+inline bool is_secret_path(std::string_view path) {
+  if (path.empty()) return false;
+  const auto first = static_cast<unsigned char>(path.front());
+  if (first != '.' && (first | 0x20) != 's' && first != 0xE2 && first != 0xEF) return false;
+  return detail::is_secret_path_spelled(path);
+}
 
 // True when one path component names the secrets folder (or a stream of it)
 // in such a spelling.

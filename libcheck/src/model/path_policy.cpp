@@ -366,13 +366,9 @@ NtfsTail secret_spelling(std::string_view c) {
 
 bool is_secret_folder(std::string_view component) { return secret_spelling(component) != NtfsTail::none; }
 
-bool is_secret_path(std::string_view p) {
-  // Every plain name of a workspace is settled at its first byte: only
-  // '.', 's' (short names) and the lead bytes of HFS+'s ignorable code
-  // points can start a spelling of the folder.
-  if (p.empty()) return false;
-  char first = ascii_lower(p.front());
-  if (first != '.' && first != 's' && hfs_ignorable_length(p) == 0) return false;
+bool detail::is_secret_path_spelled(std::string_view p) {
+  // The first byte was screened by is_secret_path (path_policy.h); the
+  // component's spelling decides.
   size_t slash = p.find('/');
   NtfsTail t = secret_spelling(p.substr(0, slash));
   if (t == NtfsTail::stream) return true;  // '.secrets:x' is stored with the folder itself
