@@ -2,6 +2,7 @@
 // must pass, the differences between policies, and exact messages.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -356,6 +357,39 @@ TEST_CASE("plain paths: the one-pass check breaks no rule but protected prefixes
     if (rejected) CHECK(rejected->rule == PathRule::protected_path);
   }
   CHECK(plain > 1000);
+}
+
+TEST_CASE("PathChecker answers as check_path for paths in order", "[path_policy]") {
+  // Folders it keeps as plain, then paths in them that are not plain
+  // (deeper, dotted, too long, too deep), other folders, and every short
+  // string of a small alphabet; each policy, protected prefixes included.
+  std::vector<std::string> paths = {"a", "a/b", "a/b/c", "a/b/c/d", "a/b/..", "a/b/.git", "a/b/x y", "a/b/c-d.e",
+                                    "a/b/" + std::string(256, 'n'), "a/b/" + std::string(255, 'n'), "a/bb",
+                                    "ops/x", "ops/y/z", "OPS/x", ".secrets/k", "z"};
+  const std::string deep = repeat_component("d", ws::kMaxPathDepth - 1);
+  for (const char* name : {"/x", "/y", "/y/z", "/.z"}) paths.push_back(deep + name);
+  const std::string alphabet = "a./\\:~-_\x01";
+  std::vector<std::string> frontier{""};
+  for (int len = 1; len <= 4; ++len) {
+    std::vector<std::string> next;
+    for (const auto& s : frontier)
+      for (char c : alphabet) next.push_back(s + c);
+    paths.insert(paths.end(), next.begin(), next.end());
+    frontier = std::move(next);
+  }
+  std::sort(paths.begin(), paths.end());
+  ws::PathPolicy names = ws::read_policy();
+  names.allow_secret_names = true;
+  for (const ws::PathPolicy& policy : {ws::read_policy(), names, ws::write_policy({"ops/", "**/z"})}) {
+    ws::PathChecker checker(policy);
+    for (const auto& p : paths) {
+      INFO(p);
+      auto expected = check_path(p, policy);
+      auto got = checker.check(p);
+      REQUIRE(got.has_value() == expected.has_value());
+      if (got) CHECK(got->rule == expected->rule);
+    }
+  }
 }
 
 TEST_CASE("is_secret_path is the one answer, in every spelling the secret rule refuses", "[path][secrets]") {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "libcheck/result.h"
@@ -73,6 +74,20 @@ PathPolicy proposal_policy(std::vector<std::string> extra_protected = {});
 
 // Returns the first rule `path` breaks, in the order the enum lists them.
 std::optional<PathRejection> check_path(std::string_view path, const PathPolicy& policy);
+
+// check_path for many paths in path order (a listing of the view): the
+// folder of the last path found plain is kept, so a path in it has only its
+// own name's bytes looked at (is_plain_path). Same answers as check_path.
+class PathChecker {
+ public:
+  explicit PathChecker(PathPolicy policy) : policy_(std::move(policy)) {}
+  std::optional<PathRejection> check(std::string_view path);
+
+ private:
+  PathPolicy policy_;
+  std::string folder_;     // "a/b/" of the last plain path, "" for the root
+  int folder_depth_ = -1;  // its components; -1 before the first plain path
+};
 
 // Whether `path` breaks that one rule under `policy` (check_path asks each
 // rule in turn; tests ask one).

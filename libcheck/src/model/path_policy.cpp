@@ -3,6 +3,7 @@
 // repaired: a path that needs fixing is refused with a message saying how.
 #include "libcheck/path_policy.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -290,6 +291,33 @@ PathPolicy proposal_policy(std::vector<std::string> extra_protected) {
   return write_policy(std::move(extra_protected));
 }
 
+namespace {
+
+// By byte: 0 never plain, 1 plain anywhere, 2 '.' (plain but not first), 4 '/'.
+constexpr auto kPlainClass = [] {
+  std::array<unsigned char, 256> t{};
+  for (int c = 'a'; c <= 'z'; ++c) t[c] = 1;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] = 1;
+  for (int c = '0'; c <= '9'; ++c) t[c] = 1;
+  t['_'] = t['-'] = 1;
+  t['.'] = 2;
+  t['/'] = 4;
+  return t;
+}();
+
+// Past the plain component at `at` (before `end`): a first byte of class
+// 1, then bytes of class 1 or 2 (one table lookup each), at most 255 of
+// them. Null when no such component starts there.
+const unsigned char* past_plain_component(const unsigned char* at, const unsigned char* end) {
+  if (kPlainClass[*at] != 1) return nullptr;
+  const auto* start = at;
+  while (++at < end && (kPlainClass[*at] & 3) != 0) {
+  }
+  return static_cast<std::size_t>(at - start) > kMaxComponentBytes ? nullptr : at;
+}
+
+}  // namespace
+
 bool is_plain_path(std::string_view p) {
   // Why each rule but protected_path cannot fire on such a path: no ':'
   // (drive, NTFS streams), no '\\' (UNC, backslash), no '/' at either end
@@ -299,29 +327,13 @@ bool is_plain_path(std::string_view p) {
   // (control characters, HFS's ignorable code points), and lengths in
   // bounds (too_long), depth included.
   if (p.empty() || p.size() > kMaxPathBytes) return false;
-  // By byte: 0 never plain, 1 plain anywhere, 2 '.' (plain but not first), 4 '/'.
-  static constexpr auto kClass = [] {
-    std::array<unsigned char, 256> t{};
-    for (int c = 'a'; c <= 'z'; ++c) t[c] = 1;
-    for (int c = 'A'; c <= 'Z'; ++c) t[c] = 1;
-    for (int c = '0'; c <= '9'; ++c) t[c] = 1;
-    t['_'] = t['-'] = 1;
-    t['.'] = 2;
-    t['/'] = 4;
-    return t;
-  }();
-  // Component by component: a first byte of class 1, then bytes of class 1
-  // or 2 (one table lookup each), then a '/' and another, or the end.
+  // Component by component: a plain one, then a '/' and another, or the end.
   const auto* at = reinterpret_cast<const unsigned char*>(p.data());
   const auto* end = at + p.size();
   for (int components = 1;; ++components) {
-    if (components > kMaxPathDepth || kClass[*at] != 1) return false;
-    const auto* start = at;
-    while (++at < end && (kClass[*at] & 3) != 0) {
-    }
-    if (static_cast<std::size_t>(at - start) > kMaxComponentBytes) return false;
+    if (components > kMaxPathDepth || !(at = past_plain_component(at, end))) return false;
     if (at == end) return true;
-    if (kClass[*at] != 4 || ++at == end) return false;  // another byte, or a trailing '/'
+    if (kPlainClass[*at] != 4 || ++at == end) return false;  // another byte, or a trailing '/'
   }
 }
 
@@ -335,6 +347,24 @@ std::optional<PathRejection> check_path(std::string_view path, const PathPolicy&
   }
   for (PathRule rule : kRuleOrder)
     if (breaks_rule(rule, path, policy)) return PathRejection{rule, std::string(path)};
+  return std::nullopt;
+}
+
+std::optional<PathRejection> PathChecker::check(std::string_view path) {
+  // A plain folder and one plain component below it, within the length
+  // and depth limits, are a plain path (is_plain_path).
+  const auto* name = reinterpret_cast<const unsigned char*>(path.data()) + folder_.size();
+  const auto* end = reinterpret_cast<const unsigned char*>(path.data()) + path.size();
+  const bool in_folder = folder_depth_ >= 0 && folder_depth_ < kMaxPathDepth && path.size() > folder_.size() &&
+                         path.size() <= kMaxPathBytes && path.compare(0, folder_.size(), folder_) == 0;
+  if (!in_folder || past_plain_component(name, end) != end) {
+    if (!is_plain_path(path)) return check_path(path, policy_);
+    std::size_t slash = path.rfind('/');
+    folder_.assign(path.substr(0, slash == std::string_view::npos ? 0 : slash + 1));
+    folder_depth_ = static_cast<int>(std::count(folder_.begin(), folder_.end(), '/'));
+  }
+  if (!policy_.protected_prefixes.empty() && is_protected(path, policy_.protected_prefixes))
+    return PathRejection{PathRule::protected_path, std::string(path)};
   return std::nullopt;
 }
 

@@ -36,16 +36,24 @@ std::optional<Error> unknown_kind(const Workspace& ws, const ListOptions& option
   return std::nullopt;
 }
 
+// The read policy; a secret's name passes when secrets are asked for.
+PathPolicy listing_policy(bool want_secrets) {
+  PathPolicy p = read_policy();
+  p.allow_secret_names = want_secrets;
+  return p;
+}
+
 // What the listing holds of the entries before the per-file checks: the
 // entries `options` selects, each routed, and the refusals by path.
 class Selection {
  public:
   Selection(const Workspace& ws, const ListOptions& options)
-      : ws_(ws), options_(options), spec_hit_(options.pathspecs.size(), false), router_(ws.kinds) {
-    want_secrets_ = std::find(options.kinds.begin(), options.kinds.end(), "secret") != options.kinds.end();
-    policy_ = read_policy();
-    policy_.allow_secret_names = want_secrets_;
-  }
+      : ws_(ws),
+        options_(options),
+        spec_hit_(options.pathspecs.size(), false),
+        want_secrets_(std::find(options.kinds.begin(), options.kinds.end(), "secret") != options.kinds.end()),
+        paths_(listing_policy(want_secrets_)),
+        router_(ws.kinds) {}
 
   void select(Listing& out) {
     // Nearly every entry is listed: one allocation rather than a doubling
@@ -81,7 +89,7 @@ class Selection {
       return;
     }
     if ((is_secret_path(e.path) || (kind && kind->never_read)) && !want_secrets_) return;
-    if (auto rej = check_path(e.path, policy_)) {
+    if (auto rej = paths_.check(e.path)) {
       if (rej->rule != PathRule::secret)
         out.refused.push_back(make_error(Errc::refused, rej->message(), e.path, to_rule(rej->rule)));
       return;
@@ -110,10 +118,10 @@ class Selection {
   const Workspace& ws_;
   const ListOptions& options_;
   std::vector<bool> spec_hit_;
-  bool want_secrets_ = false;
-  PathPolicy policy_;
-  // The view is in path order: the router compares each folder with the
-  // kinds' folders once, and still checks every file's own name.
+  const bool want_secrets_;
+  // The view is in path order: the path checker and the router look at
+  // each folder once, and still check every file's own name.
+  PathChecker paths_;
   KindPack::Router router_;
 };
 
