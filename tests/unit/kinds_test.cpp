@@ -1,6 +1,7 @@
 // Kind manifests: loading, routing, overlays, refusal of bad manifests, names.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -72,6 +73,26 @@ TEST_CASE("the default kind pack loads with its twelve kinds", "[kinds]") {
   CHECK(pack.by_root("") == nullptr);  // access-grant defines no symbol
   CHECK(pack.by_name("nope") == nullptr);
   CHECK(pack.digest().size() == 40);
+}
+
+TEST_CASE("the router answers as route for paths in order", "[kinds]") {
+  // Files of a kind's folder, then names it may not take (another
+  // extension, a bad id segment, not UTF-8, a deeper folder), other
+  // folders, the root and the secrets folder.
+  ws::KindPack pack = default_pack();
+  std::vector<std::string> paths = {"README.md", "agents", "agents/A.json", "agents/B.json", "agents/B.txt",
+                                    "agents/_x.json", "agents/a b.json", "agents/\xff.json", "agents/sub/C.json",
+                                    "agents/sub/D.json", "agents/Z.json", "agentsX/A.json", "ai-tools/T.cs",
+                                    "ai-tools/T.json", ".secrets/Key", ".secrets/a/b", ".SECRETS/Key", "skills/S.md",
+                                    "skills/.md", "skills/S.md.md", "z.json"};
+  std::sort(paths.begin(), paths.end());
+  ws::KindPack::Router router(pack);
+  for (const auto& p : paths) {
+    INFO(p);
+    bool misnamed = false, router_misnamed = false;
+    CHECK(router.route(p, &router_misnamed) == pack.route(p, &misnamed));
+    CHECK(router_misnamed == misnamed);
+  }
 }
 
 TEST_CASE("routing sends each kind's folder to its kind and nothing else", "[kinds]") {

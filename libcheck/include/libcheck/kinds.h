@@ -107,6 +107,8 @@ class KindPack {
   const Kind* route_secret(std::string_view path) const;
   // Whether kind `k`, whose folder holds the file, reads a file of that name.
   static bool accepts(const Kind& k, std::string_view file, bool* misnamed);
+  // Whether `file` has kind `k`'s extension (any name, when it has none).
+  static bool has_extension(const Kind& k, std::string_view file);
 
   std::vector<Kind> kinds_;
   std::string digest_;

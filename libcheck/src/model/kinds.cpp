@@ -519,6 +519,10 @@ const Kind* KindPack::route_secret(std::string_view path) const {
 bool KindPack::accepts(const Kind& k, std::string_view file, bool* misnamed) {
   if (misnamed && !is_valid_utf8(file)) *misnamed = true;
   if (!is_valid_id_segment(file)) return false;  // also refuses deeper folders: '/' is not allowed
+  return has_extension(k, file);
+}
+
+bool KindPack::has_extension(const Kind& k, std::string_view file) {
   return k.extension.empty() ||
          (file.size() > k.extension.size() && file.substr(file.size() - k.extension.size()) == k.extension);
 }
@@ -541,6 +545,15 @@ const Kind* KindPack::route(std::string_view path, bool* misnamed) const {
 
 const Kind* KindPack::Router::route(std::string_view path, bool* misnamed) {
   if (is_secret_path(path)) return pack_.route_secret(path);
+  // A valid id segment holds no '/' and is valid UTF-8: a path that is the
+  // last folder's name then one is a file of that folder, settled by its
+  // name's bytes alone (accepts() without the checks that already passed).
+  if (have_dir_ && path.size() > dir_.size() && path.compare(0, dir_.size(), dir_) == 0 &&
+      is_valid_id_segment(path.substr(dir_.size()))) {
+    for (const Kind* k : folder_kinds_)
+      if (has_extension(*k, path.substr(dir_.size()))) return k;
+    return nullptr;
+  }
   std::size_t slash = path.rfind('/');
   std::string_view dir = path.substr(0, slash == std::string_view::npos ? 0 : slash + 1);
   if (!have_dir_ || dir != dir_) {
