@@ -289,6 +289,30 @@ TEST_CASE("working-tree status: stats taken beside the walk give the walk's own 
   CHECK(st->stated_ahead <= 2100);
 }
 
+TEST_CASE("working-tree status: a large folder is walked in the index's order", "[worktree-status]") {
+  // Over 256 names, so the folder is sorted by prefix without comparisons:
+  // names sharing their first eight bytes ("samepref..."), names shorter
+  // than eight, and folders whose names with '/' fall between files'.
+  wstest::TempRepo repo;
+  for (int f = 0; f < 300; ++f) {
+    std::string n = std::to_string(f);
+    repo.write("big/samepref" + n + ".json", n + "\n");
+    repo.write("big/" + std::string(1, static_cast<char>('a' + f % 26)) + n, n + "\n");
+  }
+  for (const char* p : {"big/a.json", "big/a/x", "big/a0", "big/samepref/x", "big/samepref-/y", "big/samepref0/z",
+                        "big/s.", "big/s/t"})
+    repo.write(p, "x\n");
+  repo.commit_all("base");
+  auto clean = status_of(repo, "HEAD", true, SIZE_MAX);
+  REQUIRE(clean.ok());
+  REQUIRE(clean->applicable);
+  CHECK(clean->entries.empty());
+  repo.write("big/samepref7.json", "changed\n");
+  repo.remove("big/a/x");
+  repo.write("big/samepref00", "new\n");
+  same_views(repo);
+}
+
 // The listing's hard-link refusal comes from the walk's own stat: a tracked
 // file and an untracked one linked to it, and one linked from outside the
 // tree, each with its link count; a symlink and a plain file never. Both

@@ -8,9 +8,13 @@
 #include <git2.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "git_files.h"
@@ -38,6 +42,11 @@ struct Child {
 
 std::uint64_t prefix_of(std::string_view key) {
   std::uint64_t p = 0;
+  if (key.size() >= 8) {
+    std::memcpy(&p, key.data(), 8);
+    if constexpr (std::endian::native == std::endian::little) p = __builtin_bswap64(p);
+    return p;
+  }
   for (std::size_t i = 0; i < 8; ++i)
     p = (p << 8) | (i < key.size() ? static_cast<unsigned char>(key[i]) : 0u);
   return p;
@@ -52,6 +61,47 @@ struct Dir {
   unsigned char ignore_file_type = DT_REG;  // of its .gitignore, when it has one
   std::string_view key(const Child& c) const { return std::string_view(names).substr(c.offset, c.size); }
 };
+
+// Sorts `c` by prefix, least significant byte first: one counting pass
+// for all eight bytes, then one placing pass for each byte the prefixes do
+// not all share (a folder of generated ids shares most of them).
+void radix_sort_by_prefix(std::vector<Child>& c) {
+  const std::size_t n = c.size();
+  std::vector<std::array<std::uint32_t, 256>> counts(8, std::array<std::uint32_t, 256>{});
+  for (const Child& x : c)
+    for (int b = 0; b < 8; ++b) ++counts[b][(x.prefix >> (8 * b)) & 0xFF];
+  std::vector<Child> other(n);
+  for (int b = 0; b < 8; ++b) {
+    auto& count = counts[b];
+    if (count[(c[0].prefix >> (8 * b)) & 0xFF] == n) continue;  // every prefix has this byte
+    std::uint32_t at = 0;
+    for (std::uint32_t& k : count) at += std::exchange(k, at);  // each bucket's first place
+    for (const Child& x : c) other[count[(x.prefix >> (8 * b)) & 0xFF]++] = x;
+    c.swap(other);
+  }
+}
+
+// A directory's children in bytewise order of their keys. A large folder
+// is sorted by prefix without comparisons (sorting each folder's names was
+// a fifth of the walk: bench/DIAGNOSES.md, ls-view), then each run of
+// equal prefixes by the keys themselves.
+void sort_children(Dir& d) {
+  auto by_key = [&d](const Child& a, const Child& b) {
+    if (a.prefix != b.prefix) return a.prefix < b.prefix;
+    return d.key(a) < d.key(b);
+  };
+  constexpr std::size_t kRadixFrom = 256;  // below, a comparison sort costs less than the counts
+  if (d.children.size() < kRadixFrom) {
+    std::sort(d.children.begin(), d.children.end(), by_key);
+    return;
+  }
+  radix_sort_by_prefix(d.children);
+  for (auto run = d.children.begin(); run != d.children.end();) {
+    auto past = std::find_if(run + 1, d.children.end(), [&](const Child& c) { return c.prefix != run->prefix; });
+    if (past - run > 1) std::sort(run, past, by_key);
+    run = past;
+  }
+}
 
 // Reads a directory's entries worth looking at, sorted; takes `fd`.
 std::optional<Dir> open_dir(int fd, std::string rel) {
@@ -88,10 +138,7 @@ std::optional<Dir> open_dir(int fd, std::string rel) {
     c.prefix = prefix_of(d.key(c));
     d.children.push_back(c);
   }
-  std::sort(d.children.begin(), d.children.end(), [&d](const Child& a, const Child& b) {
-    if (a.prefix != b.prefix) return a.prefix < b.prefix;
-    return d.key(a) < d.key(b);
-  });
+  sort_children(d);
   return d;
 }
 
