@@ -132,6 +132,13 @@ std::size_t first_unsafe(std::string_view text, LineBreaks breaks) {
       i += 8;
     }
     if (i >= text.size()) break;
+    // Fewer than eight bytes left: the last eight, read as one word, often
+    // settle them at once (every byte before `i` was safe).
+    if (i + 8 > text.size() && text.size() >= 8) {
+      std::uint64_t w;
+      std::memcpy(&w, text.data() + text.size() - 8, 8);
+      if (!word_needs_look(w)) break;
+    }
     std::uint8_t c = cls[static_cast<unsigned char>(text[i])];
     if (c == 0) {
       ++i;
