@@ -320,6 +320,19 @@ class StatusBuilder {
     return cursor_ < ientries.size() ? index_.path(ientries[cursor_]) : std::string_view();
   }
 
+  // The index entry of the file the walk is at, or null when the index
+  // does not list it. A found entry is passed: every later path of the
+  // walk comes after it, so a tracked file costs one comparison.
+  const IndexEntry* seek_file(std::string_view p) {
+    const auto& ientries = index_.entries();
+    for (; cursor_ < ientries.size(); ++cursor_) {
+      int order = index_.path(ientries[cursor_]).compare(p);
+      if (order > 0) return nullptr;
+      if (order == 0) return &ientries[cursor_++];
+    }
+    return nullptr;
+  }
+
   bool ignored(std::string_view rel) const {
     int ignored = 0;
     return git_ignore_path_is_ignored(&ignored, repo_, std::string(rel).c_str()) == 0 && ignored;
@@ -344,7 +357,8 @@ class StatusBuilder {
 
   // The stat of the file the walk is at: a helper's, or its own.
   std::optional<FileStat> stat_of(const WalkItem& item, const IndexEntry* ie) {
-    if (const FileStat* taken = ie && ahead_ ? ahead_->get(cursor_) : nullptr) {
+    const auto at = static_cast<std::size_t>(ie - index_.entries().data());
+    if (const FileStat* taken = ie && ahead_ ? ahead_->get(at) : nullptr) {
       ++out_.stated_ahead;
       return *taken;
     }
@@ -359,7 +373,7 @@ class StatusBuilder {
       stop_ = "a .gitattributes file";
       return;
     }
-    const IndexEntry* ie = seek(rel) == rel ? &index_.entries()[cursor_] : nullptr;  // stage 0: no conflicts here
+    const IndexEntry* ie = seek_file(rel);  // stage 0: no conflicts here
     std::optional<FileStat> st = stat_of(item, ie);
     if (!st) return;
     Work w;
