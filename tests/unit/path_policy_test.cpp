@@ -388,6 +388,7 @@ TEST_CASE("PathChecker answers as check_path for paths in order", "[path_policy]
       auto got = checker.check(p);
       REQUIRE(got.has_value() == expected.has_value());
       if (got) CHECK(got->rule == expected->rule);
+      CHECK(checker.last_plain() == ws::is_plain_path(p));
     }
   }
 }

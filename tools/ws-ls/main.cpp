@@ -77,11 +77,13 @@ void print_text(const ws::Listing& listing, const Options& o, const ws::PathPref
     return ws::terminal_safe(s, storage, ws::LineBreaks::escape);
   };
   // Human output names paths from the current folder, as git does; -z
-  // output from the root (ws(7), PATHSPECS).
-  auto path_field = [&](const std::string& p, std::string& storage, std::string& rel) -> std::string_view {
-    if (o.common.nul || prefix.folder.empty()) return field(p, storage);
+  // output from the root (ws(7), PATHSPECS). A plain path (ListedEntry),
+  // and so its '../'s and its tail from a folder, has nothing to escape.
+  auto path_field = [&](const std::string& p, bool plain, std::string& storage,
+                        std::string& rel) -> std::string_view {
+    if (o.common.nul || prefix.folder.empty()) return plain ? std::string_view(p) : field(p, storage);
     rel = ws::path_from_prefix(p, prefix);
-    return field(rel, storage);
+    return plain ? std::string_view(rel) : field(rel, storage);
   };
   std::string kind_buf, name_buf, path_buf, old_buf, path_rel, old_rel;
   std::size_t kind_w = 0, name_w = 0;
@@ -101,7 +103,7 @@ void print_text(const ws::Listing& listing, const Options& o, const ws::PathPref
   };
   for (const auto& le : listing.entries) {
     const auto& e = *le.entry;
-    std::string_view path = path_field(e.path, path_buf, path_rel);
+    std::string_view path = path_field(e.path, le.plain_path, path_buf, path_rel);
     flush_if_full();
     if (!o.long_format) {
       out.append(path);
@@ -116,7 +118,7 @@ void print_text(const ws::Listing& listing, const Options& o, const ws::PathPref
                      name_w, path, end);
     else
       fmt::format_to(std::back_inserter(out), "{} {:<{}} {:<{}} {} -> {}{}", st, field(kind, kind_buf), kind_w,
-                     name, name_w, path_field(e.old_path, old_buf, old_rel), path, end);
+                     name, name_w, path_field(e.old_path, false, old_buf, old_rel), path, end);
   }
   if (listing.omitted)
     fmt::format_to(std::back_inserter(out), "Listing-Truncated: {} more {} (raise --max){}", listing.omitted,

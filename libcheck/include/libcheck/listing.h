@@ -32,6 +32,9 @@ struct ListedEntry {
   // Its bytes are a secret's (View::is_secret): its blob id and size are
   // never shown, and its name is the file name or none.
   bool secret = false;
+  // Its path is plain (path_policy.h is_plain_path): ASCII letters, digits,
+  // '_', '-', '.' and '/' only, so no byte of it needs escaping on a terminal.
+  bool plain_path = false;
   std::string name;            // empty when not asked for, missing or unreadable
   std::optional<std::uint64_t> size;
 };

@@ -82,11 +82,14 @@ class PathChecker {
  public:
   explicit PathChecker(PathPolicy policy) : policy_(std::move(policy)) {}
   std::optional<PathRejection> check(std::string_view path);
+  // Whether the path check() was last given is plain (is_plain_path).
+  bool last_plain() const { return plain_; }
 
  private:
   PathPolicy policy_;
   std::string folder_;     // "a/b/" of the last plain path, "" for the root
   int folder_depth_ = -1;  // its components; -1 before the first plain path
+  bool plain_ = false;
 };
 
 // Whether `path` breaks that one rule under `policy` (check_path asks each

@@ -357,8 +357,10 @@ std::optional<PathRejection> PathChecker::check(std::string_view path) {
   const auto* end = reinterpret_cast<const unsigned char*>(path.data()) + path.size();
   const bool in_folder = folder_depth_ >= 0 && folder_depth_ < kMaxPathDepth && path.size() > folder_.size() &&
                          path.size() <= kMaxPathBytes && path.compare(0, folder_.size(), folder_) == 0;
-  if (!in_folder || past_plain_component(name, end) != end) {
+  plain_ = in_folder && past_plain_component(name, end) == end;
+  if (!plain_) {
     if (!is_plain_path(path)) return check_path(path, policy_);
+    plain_ = true;
     std::size_t slash = path.rfind('/');
     folder_.assign(path.substr(0, slash == std::string_view::npos ? 0 : slash + 1));
     folder_depth_ = static_cast<int>(std::count(folder_.begin(), folder_.end(), '/'));

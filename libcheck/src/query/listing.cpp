@@ -112,6 +112,7 @@ class Selection {
     le.config = !kind && is_workspace_config_path(e.path);
     le.not_definition = !kind && !le.config && is_not_definition(ws_.kinds, ws_.config, e.path);
     le.secret = secret || (kind && kind->never_read);  // never_read(), is_secret() known
+    le.plain_path = paths_.last_plain();
     out.entries.push_back(std::move(le));
   }
 
