@@ -252,7 +252,7 @@ class StatusBuilder {
     entries.reserve(changes_only_ ? 64 : std::max(base_size, work_.size()) + 16);
     std::size_t b = 0, w = 0;
     while (b < base_size || w < work_.size()) {
-      int order = b == base_size ? 1 : w == work_.size() ? -1 : base_path(b).compare(work_[w].path);
+      int order = b == base_size ? 1 : w == work_.size() ? -1 : base_order(b, work_[w].path);
       if (order < 0) {  // gone from the working tree
         ViewEntry e = take_base(b++);
         e.status = ChangeStatus::deleted;
@@ -449,6 +449,14 @@ class StatusBuilder {
   // The base is `base_`, or the index entries themselves.
   std::string_view base_path(std::size_t b) const {
     return base_is_index_ ? index_.path(index_.entries()[b]) : std::string_view(base_[b].path);
+  }
+
+  // base_path(b) compared with `p`. A tracked file's path is the index
+  // entry's own bytes (visit_file): the same address, equal without a look.
+  int base_order(std::size_t b, std::string_view p) const {
+    std::string_view base = base_path(b);
+    if (base.data() == p.data() && base.size() == p.size()) return 0;
+    return base.compare(p);
   }
 
   ViewEntry take_base(std::size_t b) {
