@@ -55,7 +55,9 @@ std::uint64_t prefix_of(std::string_view key) {
 struct Dir {
   DIR* dir = nullptr;
   std::string rel;  // "" for the root, else "a/b/"
-  std::string names;  // every child's key: the name, with '/' appended for a directory
+  // Every child's key, the name with '/' appended for a directory, each
+  // followed by a NUL: a file's key is its name for openat and fstatat.
+  std::string names;
   std::vector<Child> children;
   std::size_t next = 0;
   unsigned char ignore_file_type = DT_REG;  // of its .gitignore, when it has one
@@ -135,6 +137,7 @@ std::optional<Dir> open_dir(int fd, std::string rel) {
       d.names.push_back('/');
       ++c.size;
     }
+    d.names.push_back('\0');
     c.prefix = prefix_of(d.key(c));
     d.children.push_back(c);
   }
@@ -171,6 +174,8 @@ Status walk_worktree(const std::string& root_path, const std::function<bool(cons
       closedir(stack.back().dir);
       return st;
     }
+  // `rel` always starts with the folder at the top of the stack's own
+  // path: it was last that folder's path or one of its children's.
   std::string rel;
   std::string name;
   while (!stack.empty()) {
@@ -182,10 +187,14 @@ Status walk_worktree(const std::string& root_path, const std::function<bool(cons
     }
     const Child& c = d.children[d.next++];
     std::string_view key = d.key(c);
-    rel.assign(d.rel).append(key);
-    name.assign(key.substr(0, c.type == WalkItem::Type::dir ? key.size() - 1 : key.size()));
+    rel.resize(d.rel.size());
+    rel.append(key);
+    // A file's name is its key, NUL-terminated in d.names; a folder's key
+    // ends in '/', so its name is copied.
+    const char* name_z = key.data();
+    if (c.type == WalkItem::Type::dir) name_z = name.assign(key.substr(0, key.size() - 1)).c_str();
     int fd = dirfd(d.dir);
-    if (!visit(WalkItem{c.type, rel, fd, name.c_str()}) || c.type != WalkItem::Type::dir) continue;
+    if (!visit(WalkItem{c.type, rel, fd, name_z}) || c.type != WalkItem::Type::dir) continue;
     int sub = openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (sub < 0) continue;
     if (crosses_mount(sub, root_dev)) {
