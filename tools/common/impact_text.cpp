@@ -17,9 +17,8 @@ namespace {
 
 using namespace std::string_view_literals;
 
-// "agent 'Triage'", or "agent (no name)" for a file that carries none.
-void append_definition(std::string& out, const std::string& kind, const std::string& name) {
-  ws::append_terminal_safe(out, kind, ws::LineBreaks::escape);
+// " 'Triage'" after a kind, or " (no name)" for a file that carries none.
+void append_name(std::string& out, const std::string& name) {
   if (name.empty()) {
     out += " (no name)"sv;
     return;
@@ -29,16 +28,34 @@ void append_definition(std::string& out, const std::string& kind, const std::str
   out += '\'';
 }
 
-// Each impacted definition as "agent 'A'", and each changed name as
-// "agent 'C' (renamed)", spelled once into one buffer: a popular name
-// reaches much of a workspace along long shared paths, so the same
-// definitions stand on many lines.
+// "agent 'Triage'", or "agent (no name)".
+void append_definition(std::string& out, const std::string& kind, const std::string& name) {
+  ws::append_terminal_safe(out, kind, ws::LineBreaks::escape);
+  append_name(out, name);
+}
+
+// Each impacted definition as " <- agent 'A'" (definition() leaves the
+// arrow out), and each changed name as "agent 'C' (renamed)", spelled once
+// into one buffer: a popular name reaches much of a workspace along long
+// shared paths, so the same definitions stand on many lines.
 class Spelled {
  public:
   explicit Spelled(const ws::ChangeImpact& impact) {
+    const std::string* kind = nullptr;  // the kind spelled last, and where
+    std::pair<std::size_t, std::size_t> kind_at;
     for (const auto& d : impact.impacted) {
       std::size_t start = text_.size();
-      append_definition(text_, d.kind, d.name);
+      text_ += " <- "sv;
+      // Most definitions are of a few kinds, listed one after the other.
+      if (kind && *kind == d.kind) {
+        text_.append(text_, kind_at.first, kind_at.second);
+      } else {
+        kind = &d.kind;
+        kind_at.first = text_.size();
+        ws::append_terminal_safe(text_, d.kind, ws::LineBreaks::escape);
+        kind_at.second = text_.size() - kind_at.first;
+      }
+      append_name(text_, d.name);
       at_.emplace_back(start, text_.size() - start);
     }
     reached_from_ = at_.size();
@@ -51,7 +68,8 @@ class Spelled {
       at_.emplace_back(start, text_.size() - start);
     }
   }
-  std::string_view definition(std::size_t i) const { return at(i); }
+  std::string_view definition(std::size_t i) const { return arrow_definition(i).substr(4); }
+  std::string_view arrow_definition(std::size_t i) const { return at(i); }
   std::string_view reached(std::size_t r) const { return at(reached_from_ + r); }
 
  private:
@@ -72,11 +90,66 @@ void append_reference_path(std::string& out, const ws::ChangeImpact& impact, con
        at = impact.impacted[at].via)
     path.push_back(at);
   out += spelled.reached(impact.impacted[path.back()].reaches);
-  for (auto step = path.rbegin(); step != path.rend(); ++step) {
-    out += " <- "sv;
-    out += spelled.definition(*step);
-  }
+  for (auto step = path.rbegin(); step != path.rend(); ++step) out += spelled.arrow_definition(*step);
 }
+
+// The reference paths of the impacted definitions in turn, each as
+// append_reference_path spells it but from the path of its `via`: the
+// definitions come by depth, so the paths of one depth that others go
+// through are kept while the next depth's are written, and a line copies
+// the path before it whole.
+class ReferencePaths {
+ public:
+  ReferencePaths(const ws::ChangeImpact& impact, const Spelled& spelled)
+      : impact_(impact), spelled_(spelled), at_(impact.impacted.size()), gone_through_(impact.impacted.size()) {
+    for (const auto& d : impact.impacted)
+      if (d.via < gone_through_.size()) gone_through_[d.via] = true;
+  }
+
+  // Appends impacted definition i's path to `out`.
+  void append(std::string& out, std::size_t i) {
+    const ws::ImpactedDefinition& d = impact_.impacted[i];
+    if (d.depth != depth_) {
+      std::swap(kept_, made_);
+      made_.clear();
+      depth_ = d.depth;
+      ++generation_;
+    }
+    std::size_t start = out.size();
+    std::string_view before = d.via == ws::ImpactedDefinition::kNone ? spelled_.reached(d.reaches) : kept(d);
+    if (!before.empty()) {
+      out += before;
+      out += spelled_.arrow_definition(i);
+    } else {
+      append_reference_path(out, impact_, spelled_, i, path_);
+    }
+    if (!gone_through_[i]) return;
+    at_[i] = {generation_, made_.size(), out.size() - start};
+    made_.append(out, start);
+  }
+
+ private:
+  struct Made {
+    std::size_t generation = 0, start = 0, length = 0;
+  };
+
+  // The path of d's `via` when it is one depth less and was kept just
+  // before d's depth; else empty.
+  std::string_view kept(const ws::ImpactedDefinition& d) const {
+    if (d.depth < 2 || d.via >= at_.size() || impact_.impacted[d.via].depth + 1 != d.depth) return {};
+    const Made& m = at_[d.via];
+    if (m.generation + 1 != generation_ || m.length == 0) return {};
+    return std::string_view(kept_).substr(m.start, m.length);
+  }
+
+  const ws::ChangeImpact& impact_;
+  const Spelled& spelled_;
+  std::vector<Made> at_;             // by impacted definition, once kept
+  std::vector<bool> gone_through_;   // by impacted definition: another's via
+  std::string kept_, made_;          // the paths kept of the depth before, and of this one
+  std::size_t depth_ = 0, generation_ = 0;
+  std::vector<std::size_t> path_;
+};
 
 std::string truncation_line(const ws::ChangeImpact& impact) {
   switch (impact.truncated) {
@@ -94,7 +167,7 @@ std::string truncation_line(const ws::ChangeImpact& impact) {
 void write_impact_text(std::ostream& out, const ws::ChangeImpact& impact,
                        const std::function<std::string(const std::string&)>& shown_path) {
   Spelled spelled(impact);
-  std::vector<std::size_t> path;
+  ReferencePaths paths(impact, spelled);
   // Written a block at a time: ten thousand lines need not be held at once.
   constexpr std::size_t kBlock = 64 * 1024;
   std::string block = "Impact:\n";
@@ -109,7 +182,7 @@ void write_impact_text(std::ostream& out, const ws::ChangeImpact& impact,
     else
       ws::append_terminal_safe(block, d.path, ws::LineBreaks::escape);
     block += d.changed ? ", changed): "sv : "): "sv;
-    append_reference_path(block, impact, spelled, i, path);
+    paths.append(block, i);
     block += '\n';
     if (block.size() >= kBlock) {
       out << block;

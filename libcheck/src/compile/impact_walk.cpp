@@ -16,6 +16,7 @@
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -71,7 +72,7 @@ class ImpactWalk {
   ImpactWalk(const KindPack& kinds, const std::vector<Item>& items, const BaseDefinitions& base, bool filter,
              const ImpactLimits& limits)
       : kinds_(kinds), items_(items), base_(base), limits_(limits), kind_rank_(kinds.kinds().size()),
-        walked_(kinds.kinds().size()) {
+        overlay_named_(kinds.kinds().size()), walked_(kinds.kinds().size()) {
     rank_kinds();
     std::vector<std::size_t> changed_in_base;
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -88,6 +89,7 @@ class ImpactWalk {
     nodes_.resize(base.size() + overlay_.size());
     state_.assign(nodes_.size(), State::unknown);
     seen_.assign(nodes_.size(), false);
+    listed_.resize(nodes_.size());
     index_overlay_refs();
     rank_overlay();
   }
@@ -101,7 +103,7 @@ class ImpactWalk {
       frontier.push_back({{kind_number(kind), key.second}, kNone, roots_.size() - 1});
     }
     for (std::size_t depth = 1; !frontier.empty(); ++depth) {
-      frontier = one_per_new_name(std::move(frontier));
+      frontier = one_per_new_name(frontier);
       find_referrers(frontier);
       if (depth > limits_.max_depth) {
         if (any_new(frontier)) out.truncated = ImpactTruncation::depth;
@@ -142,6 +144,12 @@ class ImpactWalk {
       if (a.name.name != b.name.name) return a.name.name < b.name.name;
       return a.id < b.id;
     });
+    for (std::size_t at = 0; at < overlay_refs_.size(); ++at) {
+      const Name& name = overlay_refs_[at].name;
+      auto [range, fresh] = overlay_named_[name.kind].try_emplace(name.name);
+      if (fresh) range->second.first = at;
+      range->second.second = at + 1;
+    }
   }
 
   // Where each changed item's view side falls among the base definitions in
@@ -194,20 +202,37 @@ class ImpactWalk {
     return Name{kind_number(n.kind), n.rec.name()};
   }
 
-  // The frontier in (kind, name) order, one entry per name not walked yet
-  // (the first: the one whose definition comes first in path order).
-  std::vector<Reach> one_per_new_name(std::vector<Reach> frontier) {
-    // A changed name (no definition) first; it has no other entry.
-    auto path_of = [&](const Reach& r) { return r.from == kNone ? 0 : path_rank(found_[r.from].id) + 1; };
-    std::stable_sort(frontier.begin(), frontier.end(), [&](const Reach& a, const Reach& b) {
-      if (a.name.kind != b.name.kind) return kind_rank_[a.name.kind] < kind_rank_[b.name.kind];
-      if (a.name.name != b.name.name) return a.name.name < b.name.name;
-      return path_of(a) < path_of(b);
-    });
+  // Whether frontier entry a's name comes before b's in (kind, name) order.
+  bool name_before(const Reach& a, const Reach& b) const {
+    if (a.name.kind != b.name.kind) return kind_rank_[a.name.kind] < kind_rank_[b.name.kind];
+    return a.name.name < b.name.name;
+  }
+
+  // The frontier with one entry per name not walked yet: of a name's
+  // entries, the first in path order (a changed name, which has no
+  // definition, before any), in no particular order; take_level puts them
+  // in (kind, name) order only where that decides something.
+  std::vector<Reach> one_per_new_name(const std::vector<Reach>& frontier) {
+    // (path rank, number) orders the definitions by path, however many
+    // changed items fall between the same two base definitions.
+    auto path_of = [&](const Reach& r) {
+      if (r.from == kNone) return std::pair<std::size_t, NodeId>{0, 0};
+      return std::pair<std::size_t, NodeId>{path_rank(found_[r.from].id) + 1, found_[r.from].id};
+    };
     std::vector<Reach> out;
     out.reserve(frontier.size());
-    for (auto& r : frontier)
-      if (walked_[r.name.kind].try_emplace(r.name.name).second) out.push_back(r);
+    // walked_ holds a name's entry number (walked_count_ onwards: this level's).
+    for (const Reach& r : frontier) {
+      auto [at, fresh] = walked_[r.name.kind].try_emplace(r.name.name);
+      if (fresh) {
+        at->second = walked_count_ + out.size();
+        out.push_back(r);
+      } else if (at->second >= walked_count_) {
+        Reach& kept = out[at->second - walked_count_];
+        if (path_of(r) < path_of(kept)) kept = r;
+      }
+    }
+    walked_count_ += out.size();
     return out;
   }
 
@@ -261,19 +286,17 @@ class ImpactWalk {
   // `from_base` (ascending, which is path order) and the changed items that
   // refer to `name`, merged in path order onto flat_, each once.
   void merge_with_overlay(const Name& name, const std::vector<NodeId>& from_base) {
-    auto before = [](const OverlayRef& r, const Name& n) {
-      return r.name.kind != n.kind ? r.name.kind < n.kind : r.name.name < n.name;
-    };
-    auto lo = std::lower_bound(overlay_refs_.begin(), overlay_refs_.end(), name, before);
+    std::pair<std::size_t, std::size_t> refs{0, 0};
+    if (const auto* named = overlay_named_[name.kind].find(name.name)) refs = *named;
     std::size_t start = flat_.size();
     auto push = [&](NodeId id) {
       if (flat_.size() == start || flat_.back() != id) flat_.push_back(id);
     };
     std::size_t b = 0;
-    for (auto at = lo; at != overlay_refs_.end() && at->name == name; ++at) {
-      std::size_t rank = path_rank(at->id);
+    for (std::size_t at = refs.first; at < refs.second; ++at) {
+      std::size_t rank = path_rank(overlay_refs_[at].id);
       while (b < from_base.size() && path_rank(from_base[b]) < rank) push(from_base[b++]);
-      push(at->id);
+      push(overlay_refs_[at].id);
     }
     while (b < from_base.size()) push(from_base[b++]);
   }
@@ -290,39 +313,76 @@ class ImpactWalk {
   }
 
   // Lists the referrers of the frontier not listed yet and makes their names
-  // the next frontier; false once the count limit stopped it.
+  // the next frontier; false once the count limit stopped it. A definition
+  // that refers to several names of the frontier is listed through the
+  // first in (kind, name) order (ws-build(1), IMPACT).
   bool take_level(std::vector<Reach>& frontier, ChangeImpact& out) {
-    std::vector<Reach> next;
-    for (std::size_t i = 0; i < frontier.size(); ++i) {
-      const Reach& r = frontier[i];
-      for (std::size_t at = lists_[i].first; at < lists_[i].second; ++at) {
-        NodeId id = flat_[at];
-        if (seen_[id]) continue;
-        auto own = name_of(nodes_[id]);
-        if (own == r.name) continue;  // a reference to its own name
-        if (found_.size() == limits_.max_definitions) {
-          out.truncated = ImpactTruncation::definitions;
-          return false;
-        }
-        seen_[id] = true;
-        found_.push_back({id, r.from, r.root});
-        if (own) next.push_back({*own, found_.size() - 1, r.root});
-      }
+    const std::size_t level = found_.size();
+    through_.clear();
+    for (std::size_t i = 0; i < frontier.size(); ++i)
+      for (std::size_t at = lists_[i].first; at < lists_[i].second; ++at) take(flat_[at], frontier, i, level);
+    if (found_.size() > limits_.max_definitions) {
+      take_level_in_order(frontier, level);
+      out.truncated = ImpactTruncation::definitions;
+      return false;
     }
+    std::vector<Reach> next;
+    for (std::size_t f = level; f < found_.size(); ++f)
+      if (auto own = name_of(nodes_[found_[f].id])) next.push_back({*own, f, found_[f].root});
     frontier = std::move(next);
     return true;
+  }
+
+  // Definition `id` as a referrer of frontier[i]: listed if it is new, or
+  // moved to frontier[i] if this level listed it through a later name.
+  void take(NodeId id, const std::vector<Reach>& frontier, std::size_t i, std::size_t level) {
+    const Reach& r = frontier[i];
+    if (name_of(nodes_[id]) == r.name) return;  // a reference to its own name
+    if (!seen_[id]) {
+      seen_[id] = true;
+      listed_[id] = found_.size();
+      found_.push_back({id, r.from, r.root});
+      through_.push_back(i);
+      return;
+    }
+    std::size_t f = listed_[id];
+    if (f < level || !name_before(r, frontier[through_[f - level]])) return;
+    found_[f].parent = r.from;
+    found_[f].root = r.root;
+    through_[f - level] = i;
+  }
+
+  // The level again, its names in (kind, name) order, listing definitions
+  // until the count limit: which ones make the list depends on that order.
+  void take_level_in_order(const std::vector<Reach>& frontier, std::size_t level) {
+    for (std::size_t f = level; f < found_.size(); ++f) seen_[found_[f].id] = false;
+    found_.resize(level);
+    std::vector<std::size_t> order(frontier.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return name_before(frontier[a], frontier[b]); });
+    for (std::size_t i : order)
+      for (std::size_t at = lists_[i].first; at < lists_[i].second; ++at) {
+        NodeId id = flat_[at];
+        if (seen_[id] || name_of(nodes_[id]) == frontier[i].name) continue;
+        if (found_.size() == limits_.max_definitions) return;
+        seen_[id] = true;
+        found_.push_back({id, frontier[i].from, frontier[i].root});
+      }
   }
 
   // The definitions found, by depth then path, each naming the one before
   // it on its path; the strings are made here, once each.
   void emit(ChangeImpact& out) {
     // found_ is in level order (take_level lists a level after the one
-    // before), so only each level needs sorting, and by path rank alone.
+    // before), so only each level needs sorting: by path rank, then by
+    // number (the changed items' view sides between the same two base
+    // definitions are numbered in path order).
     std::vector<std::size_t> depth(found_.size()), listed_at(found_.size());
-    std::vector<std::pair<std::size_t, std::size_t>> order(found_.size());  // (path rank, index in found_)
+    std::vector<std::tuple<std::size_t, NodeId, std::size_t>> order(found_.size());  // (path rank, id, index in found_)
     for (std::size_t f = 0; f < found_.size(); ++f) {
       depth[f] = found_[f].parent == kNone ? 1 : depth[found_[f].parent] + 1;
-      order[f] = {path_rank(found_[f].id), f};
+      order[f] = {path_rank(found_[f].id), found_[f].id, f};
     }
     for (std::size_t level = 0; level < order.size();) {
       std::size_t end = level;
@@ -333,7 +393,7 @@ class ImpactWalk {
     out.reached = std::move(roots_);
     out.impacted.reserve(order.size());
     for (const auto& placed : order) {
-      std::size_t f = placed.second;
+      std::size_t f = std::get<2>(placed);
       const Node& n = found_node(f);
       listed_at[f] = out.impacted.size();
       ImpactedDefinition& d = out.impacted.emplace_back();
@@ -355,13 +415,18 @@ class ImpactWalk {
   std::vector<std::size_t> kind_rank_;  // by kind number: its place in name order
   std::vector<bool> changed_in_base_;  // by base definition: at a path the changeset changed
   std::vector<std::size_t> overlay_;  // changed items with a view side, by path
-  std::vector<OverlayRef> overlay_refs_;
+  std::vector<OverlayRef> overlay_refs_;  // by (kind, name), then number
+  // by kind number: each name's stretch of overlay_refs_, [first, second)
+  std::vector<detail::FlatNameMap<std::pair<std::size_t, std::size_t>>> overlay_named_;
   std::vector<std::size_t> overlay_rank_;  // path_rank of each changed item's view side
   std::vector<Node> nodes_;
   std::vector<State> state_;
   std::vector<bool> seen_;
   std::vector<ReachedName> roots_;
-  std::vector<detail::FlatNameMap<bool>> walked_;  // by kind number: the names walked
+  std::vector<detail::FlatNameMap<std::size_t>> walked_;  // by kind number: the names walked
+  std::size_t walked_count_ = 0;                           // entries of the frontiers before this one
+  std::vector<std::size_t> listed_;                        // by definition, once seen: its index in found_
+  std::vector<std::size_t> through_;  // by index in found_ from this level's first: its frontier entry
   std::vector<Found> found_;
   std::vector<NodeId> flat_;
   std::vector<std::pair<std::size_t, std::size_t>> lists_;
