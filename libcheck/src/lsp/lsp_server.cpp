@@ -20,6 +20,7 @@
 #include "libcheck/reader.h"
 #include "libcheck/rename.h"
 #include "definition_fields.h"
+#include "json_rpc.h"
 #include "lsp_text.h"
 
 namespace ws::lsp {
@@ -31,37 +32,25 @@ using detail::TextLines;
 
 namespace {
 
-// JSON-RPC's and the protocol's error codes.
-constexpr int kParseError = -32700;
-constexpr int kInvalidRequest = -32600;
-constexpr int kMethodNotFound = -32601;
-constexpr int kInvalidParams = -32602;
-constexpr int kInternalError = -32603;
+using ws::detail::jsonrpc::dump;
+using ws::detail::jsonrpc::kInternalError;
+using ws::detail::jsonrpc::kInvalidParams;
+using ws::detail::jsonrpc::kInvalidRequest;
+using ws::detail::jsonrpc::kMethodNotFound;
+using ws::detail::jsonrpc::kParseError;
+using ws::detail::jsonrpc::member;
+using ws::detail::jsonrpc::string_member;
+
+// The protocol's own error codes.
 constexpr int kServerNotInitialized = -32002;
 constexpr int kRequestCancelled = -32800;
 constexpr int kRequestFailed = -32803;
 
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-
 json error_message(const json& id, int code, const std::string& message) {
-  return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}};
+  return ws::detail::jsonrpc::error_response(id, code, message);
 }
 
-json notification(const char* method, json params) {
-  return {{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}};
-}
-
-const json* member(const json& o, const char* key) {
-  if (!o.is_object()) return nullptr;
-  auto it = o.find(key);
-  return it == o.end() ? nullptr : &*it;
-}
-
-std::optional<std::string> string_member(const json& o, const char* key) {
-  const json* v = member(o, key);
-  if (!v || !v->is_string()) return std::nullopt;
-  return v->get<std::string>();
-}
+json notification(const char* method, json params) { return ws::detail::jsonrpc::notification(method, std::move(params)); }
 
 std::optional<std::uint32_t> count_member(const json& o, const char* key) {
   const json* v = member(o, key);
@@ -758,34 +747,24 @@ struct Server::State {
 
   // One message: its answer, if any, appended to `out`.
   void message(const std::string& text, const std::set<std::string>& cancelled, std::vector<std::string>& out) {
-    json m = json::parse(text, nullptr, false);
-    if (m.is_discarded()) {
-      out.push_back(dump(error_message(nullptr, kParseError, "parse error: the message is not JSON")));
+    ws::detail::jsonrpc::Parsed parsed = ws::detail::jsonrpc::parse_message(text);
+    if (!parsed.message) {
+      out.push_back(dump(parsed.error));
       return;
     }
-    const json* id = member(m, "id");
-    bool valid_id = !id || id->is_string() || id->is_number_integer();
-    auto method = string_member(m, "method");
-    if (!m.is_object() || !valid_id || string_member(m, "jsonrpc") != "2.0" || (!method && !id)) {
-      out.push_back(dump(error_message(valid_id && id ? *id : json(nullptr), kInvalidRequest,
-                                       "invalid request: not a JSON-RPC 2.0 request or notification")));
+    const ws::detail::jsonrpc::Message& m = *parsed.message;
+    if (!m.method) return;  // a response: the server sends no requests
+    if (!m.id) {
+      for (std::string& s : notify(*m.method, m.params)) out.push_back(std::move(s));
       return;
     }
-    if (!method) return;  // a response: the server sends no requests
-    const json* params = member(m, "params");
-    json none = json::object();
-    const json& p = params ? *params : none;
-    if (!id) {
-      for (std::string& s : notify(*method, p)) out.push_back(std::move(s));
+    if (cancelled.count(m.id->dump())) {
+      out.push_back(dump(error_message(*m.id, kRequestCancelled, "request cancelled")));
       return;
     }
-    if (cancelled.count(id->dump())) {
-      out.push_back(dump(error_message(*id, kRequestCancelled, "request cancelled")));
-      return;
-    }
-    Answer a = request(*method, p);
-    if (a.code) out.push_back(dump(error_message(*id, a.code, a.message)));
-    else out.push_back(dump(json{{"jsonrpc", "2.0"}, {"id", *id}, {"result", std::move(a.result)}}));
+    Answer a = request(*m.method, m.params);
+    if (a.code) out.push_back(dump(error_message(*m.id, a.code, a.message)));
+    else out.push_back(dump(ws::detail::jsonrpc::result_response(*m.id, std::move(a.result))));
   }
 
   // The ids that $/cancelRequest notifications among `messages` name.
