@@ -30,19 +30,6 @@ struct Options {
   wscli::ProgressMode progress = wscli::ProgressMode::auto_;
 };
 
-// The one record of --json, schemas/output/ws-commit.json (ws(7), JSON OUTPUT).
-nlohmann::ordered_json staged_json(const ws::StageResult& staged) {
-  auto j = ws::json_record("proposal");
-  j["id"] = staged.id;
-  j["session"] = staged.session;
-  j["base"] = staged.base.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(staged.base);
-  j["branch"] = staged.branch;
-  j["files"] = ws::file_list_json(staged.files);
-  j["policy_change"] = ws::policy_paths(staged.files);
-  j["supersedes"] = staged.superseded.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(staged.superseded);
-  return j;
-}
-
 }  // namespace
 
 int wstools::run_commit(int argc, char** argv) {
@@ -96,7 +83,7 @@ int wstools::run_commit(int argc, char** argv) {
   if (!staged) return wscli::report_error(kTool, staged.error());
 
   if (o.common.json) {
-    fmt::print("{}\n", ws::json_text(staged_json(*staged)));
+    fmt::print("{}\n", ws::json_text(ws::staged_json(*staged)));
     wscli::exit_without_teardown(wscli::kExitOk);
   }
   fmt::print("proposal {}\n", staged->id);

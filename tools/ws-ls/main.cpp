@@ -29,40 +29,10 @@ struct Options {
   std::vector<std::string> pathspecs;
 };
 
-const char* status_word(ws::ChangeStatus s) {
-  switch (s) {
-    case ws::ChangeStatus::added: return "added";
-    case ws::ChangeStatus::modified: return "modified";
-    case ws::ChangeStatus::deleted: return "deleted";
-    case ws::ChangeStatus::renamed: return "renamed";
-    default: return "unchanged";
-  }
-}
-
-std::string kind_label(const ws::ListedEntry& e) {
-  return e.kind ? e.kind->name : e.config ? "config" : e.not_definition ? "none" : "unrouted";
-}
-
 // JSON Lines, schemas/output/ws-ls.json (ws(7), JSON OUTPUT).
 void print_json(const ws::Listing& listing, std::optional<std::size_t> max) {
-  for (const auto& le : listing.entries) {
-    auto j = ws::json_record("entry");
-    j["path"] = le.entry->path;
-    j["kind"] = kind_label(le);
-    j["name"] = le.name.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(le.name);
-    j["status"] = status_word(le.entry->status);
-    j["blob"] = le.secret || le.entry->blob_id.empty() ? nlohmann::ordered_json()
-                                                       : nlohmann::ordered_json(le.entry->blob_id.hex());
-    j["size"] = le.size ? nlohmann::ordered_json(*le.size) : nlohmann::ordered_json();
-    if (!le.entry->old_path.empty()) j["old_path"] = le.entry->old_path;
-    fmt::print("{}\n", ws::json_text(std::move(j)));
-  }
-  if (listing.omitted) {
-    auto j = ws::json_record("Listing-Truncated");
-    j["omitted"] = listing.omitted;
-    j["max"] = max.value_or(0);
-    fmt::print("{}\n", ws::json_text(std::move(j)));
-  }
+  for (const auto& le : listing.entries) fmt::print("{}\n", ws::json_text(ws::listed_entry_json(le)));
+  if (listing.omitted) fmt::print("{}\n", ws::json_text(ws::listing_truncated_json(listing.omitted, max.value_or(0))));
 }
 
 // Paths, kinds and names come from the workspace: on a line of their own they
@@ -89,7 +59,7 @@ void print_text(const ws::Listing& listing, const Options& o, const ws::PathPref
   std::size_t kind_w = 0, name_w = 0;
   if (o.long_format) {
     for (const auto& le : listing.entries) {
-      kind_w = std::max(kind_w, field(kind_label(le), kind_buf).size());
+      kind_w = std::max(kind_w, field(ws::kind_label(le), kind_buf).size());
       name_w = std::max(name_w, le.name.empty() ? 1 : field(le.name, name_buf).size());
     }
   }
@@ -111,7 +81,7 @@ void print_text(const ws::Listing& listing, const Options& o, const ws::PathPref
       continue;
     }
     char st = e.status == ws::ChangeStatus::unchanged ? '-' : static_cast<char>(e.status);
-    std::string kind = kind_label(le);
+    std::string kind = ws::kind_label(le);
     std::string_view name = le.name.empty() ? std::string_view("-") : field(le.name, name_buf);
     if (e.old_path.empty())
       fmt::format_to(std::back_inserter(out), "{} {:<{}} {:<{}} {}{}", st, field(kind, kind_buf), kind_w, name,

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "libcheck/kinds.h"
 #include "libcheck/pathspec.h"
 #include "libcheck/view.h"
@@ -50,5 +52,21 @@ struct Listing {
 // Never opens secret content: a secret's name is its file name. Another path
 // holding a secret's bytes is refused (secret_bytes_refusal), unless deleted.
 Result<Listing> list_view(const Workspace& ws, const ListOptions& options);
+
+// Why a symlink or submodule entry (is_link_mode) is neither listed nor
+// read: the one message, by the rule symlink or submodule.
+Error link_refusal(const ViewEntry& e);
+
+// The label of an entry's kind as ws-ls prints it: the kind's name,
+// "config", "none" (not a definition) or "unrouted".
+std::string kind_label(const ListedEntry& e);
+// "added", "modified", "deleted", "renamed" or "unchanged".
+const char* status_word(ChangeStatus s);
+
+// The records of ws-ls --json (schemas/output/ws-ls.json; ws(7), JSON
+// OUTPUT): an "entry" per listed entry, and "Listing-Truncated" for the
+// entries past `max`. A secret's blob id and size are never in them.
+nlohmann::ordered_json listed_entry_json(const ListedEntry& e);
+nlohmann::ordered_json listing_truncated_json(std::size_t omitted, std::size_t max);
 
 }  // namespace ws

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "libcheck/file_stat.h"
+#include "libcheck/proposal.h"
 
 namespace ws {
 
@@ -15,5 +16,10 @@ namespace ws {
 // "additions" and "deletions", "old_path" for a rename; a secret's file
 // ("secret": true) has null counts, since they would describe its content.
 nlohmann::json file_list_json(const std::vector<FileStat>& files);
+
+// The one record of ws-commit --json (schemas/output/ws-commit.json):
+// {"type": "proposal", "id", "session", "base", "branch", "files",
+// "policy_change", "supersedes"}.
+nlohmann::ordered_json staged_json(const StageResult& staged);
 
 }  // namespace ws

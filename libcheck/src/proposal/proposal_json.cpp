@@ -3,6 +3,9 @@
 
 #include <string>
 
+#include "libcheck/json_output.h"
+#include "libcheck/policy_change.h"
+
 namespace ws {
 
 namespace {
@@ -21,6 +24,18 @@ nlohmann::json file_list_json(const std::vector<FileStat>& files) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& f : files) out.push_back(file_json(f));
   return out;
+}
+
+nlohmann::ordered_json staged_json(const StageResult& staged) {
+  auto j = json_record("proposal");
+  j["id"] = staged.id;
+  j["session"] = staged.session;
+  j["base"] = staged.base.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(staged.base);
+  j["branch"] = staged.branch;
+  j["files"] = file_list_json(staged.files);
+  j["policy_change"] = policy_paths(staged.files);
+  j["supersedes"] = staged.superseded.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(staged.superseded);
+  return j;
 }
 
 }  // namespace ws

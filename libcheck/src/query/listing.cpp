@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "libcheck/json_output.h"
 #include "libcheck/path_policy.h"
 #include "libcheck/path_route.h"
 #include "libcheck/reader.h"
@@ -95,12 +96,7 @@ class Selection {
       return;
     }
     if (is_link_mode(e.mode)) {
-      out.refused.push_back(make_error(
-          Errc::refused,
-          "refused path '" + e.path + "': " +
-              (e.mode == kModeLink ? "symlink (links are never followed; replace it with the file itself)"
-                                   : "submodule (a workspace holds plain files only)"),
-          e.path, e.mode == kModeLink ? Rule::symlink : Rule::submodule));
+      out.refused.push_back(link_refusal(e));
       return;
     }
     if (!options_.kinds.empty() &&
@@ -178,6 +174,48 @@ Result<Listing> list_view(const Workspace& ws, const ListOptions& options) {
   }
   if (options.want_names) add_names(ws, out);
   return out;
+}
+
+Error link_refusal(const ViewEntry& e) {
+  return make_error(Errc::refused,
+                    "refused path '" + e.path + "': " +
+                        (e.mode == kModeLink ? "symlink (links are never followed; replace it with the file itself)"
+                                             : "submodule (a workspace holds plain files only)"),
+                    e.path, e.mode == kModeLink ? Rule::symlink : Rule::submodule);
+}
+
+std::string kind_label(const ListedEntry& e) {
+  return e.kind ? e.kind->name : e.config ? "config" : e.not_definition ? "none" : "unrouted";
+}
+
+const char* status_word(ChangeStatus s) {
+  switch (s) {
+    case ChangeStatus::added: return "added";
+    case ChangeStatus::modified: return "modified";
+    case ChangeStatus::deleted: return "deleted";
+    case ChangeStatus::renamed: return "renamed";
+    default: return "unchanged";
+  }
+}
+
+nlohmann::ordered_json listed_entry_json(const ListedEntry& le) {
+  using nlohmann::ordered_json;
+  auto j = json_record("entry");
+  j["path"] = le.entry->path;
+  j["kind"] = kind_label(le);
+  j["name"] = le.name.empty() ? ordered_json() : ordered_json(le.name);
+  j["status"] = status_word(le.entry->status);
+  j["blob"] = le.secret || le.entry->blob_id.empty() ? ordered_json() : ordered_json(le.entry->blob_id.hex());
+  j["size"] = le.size ? ordered_json(*le.size) : ordered_json();
+  if (!le.entry->old_path.empty()) j["old_path"] = le.entry->old_path;
+  return j;
+}
+
+nlohmann::ordered_json listing_truncated_json(std::size_t omitted, std::size_t max) {
+  auto j = json_record("Listing-Truncated");
+  j["omitted"] = omitted;
+  j["max"] = max;
+  return j;
 }
 
 }  // namespace ws
