@@ -51,9 +51,11 @@ TEST_CASE("rule_name gives every rule its one user-visible name", "[rule]") {
       {Rule::tree_order, "tree-order"}, {Rule::policy_change, "policy-change"}, {Rule::locked, "locked"},
       {Rule::distinct_approver, "distinct-approver"}, {Rule::record_exists, "record-exists"},
       {Rule::interrupted_apply, "interrupted-apply"}, {Rule::running, "running"},
-      {Rule::checked_out_elsewhere, "checked-out-elsewhere"}, {Rule::staged, "staged"}};
+      {Rule::checked_out_elsewhere, "checked-out-elsewhere"}, {Rule::staged, "staged"},
+      {Rule::content_changed, "content-changed"}, {Rule::token, "token"},
+      {Rule::not_a_definition, "not-a-definition"}};
   // Every enumerator, in order: a new rule without a name here fails.
-  REQUIRE(names.size() == static_cast<std::size_t>(Rule::staged) + 1);
+  REQUIRE(names.size() == static_cast<std::size_t>(Rule::not_a_definition) + 1);
   std::set<std::string> seen;
   for (std::size_t i = 0; i < names.size(); ++i) {
     INFO("rule " << i);

@@ -42,6 +42,8 @@ enum class Rule {
   // Staging, approving and applying a proposal.
   policy_change, locked, distinct_approver, record_exists, interrupted_apply, running, checked_out_elsewhere,
   staged,
+  // Writing one file by what it is expected to hold (ws-mcp(1) write, delete).
+  content_changed, token, not_a_definition,
 };
 
 // The rule's stable kebab-case name ("dot-component", "too-large"); "" for none.

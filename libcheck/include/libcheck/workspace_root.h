@@ -104,6 +104,23 @@ class WorkspaceRoot {
   // ".NAME.ws-new-*"), which the error-free run of the same command redoes.
   Status replace_all(const std::vector<Replacement>& files, std::uint64_t size_cap = kDefaultSizeCap) const;
 
+  // Creates `rel` (accepted by the path policy for writing), which must not
+  // exist, holding `bytes` (ws(7), WRITING FILES). Missing folders on the
+  // way are made beneath the root (each opened as a file's folder is: no
+  // link, no mount point). The bytes go to a temporary file in the folder,
+  // which is then linked to the name, an act that fails if the name has
+  // been taken meanwhile (Rule::exists), and removed. A kill leaves at most
+  // a temporary file ".NAME.ws-new-*", never a part of the file.
+  Status create_new(std::string_view rel, std::string_view bytes, std::uint64_t size_cap = kDefaultSizeCap) const;
+
+  // Removes `rel` (accepted by the path policy for writing) when it holds
+  // `expected`. The file is first renamed to a temporary name in its folder
+  // and read there as read_for_write() reads it, so no writer can slip in
+  // between the check and the removal; holding other bytes, it is renamed
+  // back (only if its name is still free) and nothing changes
+  // (Rule::content_changed).
+  Status remove_if_holds(std::string_view rel, std::string_view expected, std::uint64_t size_cap = kDefaultSizeCap) const;
+
  private:
   WorkspaceRoot() = default;
   ReadResult read_impl(std::string_view rel, std::uint64_t cap, bool for_write) const;

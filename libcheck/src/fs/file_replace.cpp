@@ -4,11 +4,14 @@
 // step works on that folder's descriptor, so a link planted on the way after
 // the check cannot redirect a write.
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -95,30 +98,47 @@ Result<Pending> check_one(int root_fd, const WorkspaceRoot::Replacement& r, std:
   return p;
 }
 
-// Writes the new bytes to a fresh temporary file beside the old one.
-Status write_temporary(Pending& p) {
-  for (int attempt = 0; attempt < 16 && p.temporary.empty(); ++attempt) {
-    std::string name = "." + p.name + ".ws-new-" + random_suffix();
-    Fd fd(::openat(p.dir.get(), name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+// Writes `bytes` to a fresh temporary file ".NAME.ws-new-*" in `dir`,
+// with `mode` (nullopt: the default mode less the umask, as a new file
+// gets); returns its name.
+Result<std::string> write_temporary_file(int dir, const std::string& name, std::string_view bytes,
+                                         std::optional<mode_t> mode, std::string_view path) {
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    std::string temporary = "." + name + ".ws-new-" + random_suffix();
+    Fd fd(::openat(dir, temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode ? 0600 : 0666));
     if (!fd.valid()) {
       if (errno == EEXIST) continue;
-      return io_error(p.file->path, "cannot create a temporary file beside it", errno);
+      return io_error(path, "cannot create a temporary file beside it", errno);
     }
-    p.temporary = name;
-    const std::string& b = p.file->bytes;
     std::size_t done = 0;
-    while (done < b.size()) {
-      ssize_t n = ::write(fd.get(), b.data() + done, b.size() - done);
+    while (done < bytes.size()) {
+      ssize_t n = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return io_error(p.file->path, "cannot write the temporary file", errno);
+      if (n <= 0) {
+        int e = errno;
+        ::unlinkat(dir, temporary.c_str(), 0);
+        return io_error(path, "cannot write the temporary file", e);
+      }
       done += static_cast<std::size_t>(n);
     }
     // Not synced: a working-tree file is written as git writes one
     // (core.fsync leaves the working tree out), and a sync a file would
     // cost more than the whole build at a hundred files.
-    if (::fchmod(fd.get(), p.mode) != 0) return io_error(p.file->path, "cannot set the temporary file's mode", errno);
+    if (mode && ::fchmod(fd.get(), *mode) != 0) {
+      int e = errno;
+      ::unlinkat(dir, temporary.c_str(), 0);
+      return io_error(path, "cannot set the temporary file's mode", e);
+    }
+    return temporary;
   }
-  if (p.temporary.empty()) return io_error(p.file->path, "no free temporary name beside it", EEXIST);
+  return io_error(path, "no free temporary name beside it", EEXIST);
+}
+
+// Writes the new bytes to a fresh temporary file beside the old one.
+Status write_temporary(Pending& p) {
+  auto name = write_temporary_file(p.dir.get(), p.name, p.file->bytes, p.mode, p.file->path);
+  if (!name) return name.error();
+  p.temporary = std::move(*name);
   return Ok{};
 }
 
@@ -200,6 +220,94 @@ Status WorkspaceRoot::replace_all(const std::vector<Replacement>& files, std::ui
     }
   }
   return rename_all(pending);
+}
+
+namespace {
+
+// The folder `folder` beneath the root, made where missing: every folder on
+// the way opened as open_dir_beneath opens one (no link, no mount point),
+// one component at a time so that each is made inside the folder opened
+// before it.
+Result<Fd> folder_made_beneath(int root_fd, const std::string& folder, std::string_view path) {
+  Fd dir(::fcntl(root_fd, F_DUPFD_CLOEXEC, 0));
+  if (!dir.valid()) return io_error(path, "cannot open its folder", errno);
+  for (std::size_t start = 0; start < folder.size();) {
+    std::size_t slash = std::min(folder.find('/', start), folder.size());
+    std::string component = folder.substr(start, slash - start);
+    start = slash + 1;
+    detail::OpenOutcome o = detail::open_dir_beneath(dir.get(), component);
+    if (!o.fd.valid() && o.rule == FileRule::not_found) {
+      if (::mkdirat(dir.get(), component.c_str(), 0777) != 0 && errno != EEXIST)
+        return io_error(path, "cannot make its folder", errno);
+      o = detail::open_dir_beneath(dir.get(), component);
+    }
+    if (!o.fd.valid()) return file_error(FileError{o.rule, std::string(path)});
+    dir = std::move(o.fd);
+  }
+  return dir;
+}
+
+Error content_changed(std::string_view path, std::string_view what) {
+  return make_error(Errc::refused,
+                    "refused to write " + shown_quoted(path) + ": " + std::string(what) + "; nothing was changed",
+                    std::string(path), Rule::content_changed);
+}
+
+}  // namespace
+
+Status WorkspaceRoot::create_new(std::string_view rel, std::string_view bytes, std::uint64_t size_cap) const {
+  if (auto same = verify_unchanged(); !same) return same.error();
+  if (bytes.size() > size_cap) return too_large_error(rel, bytes.size(), size_cap);
+  auto dir = folder_made_beneath(fd_, folder_of(rel), rel);
+  if (!dir) return dir.error();
+  std::string name = name_of(rel);
+  auto temporary = write_temporary_file(dir->get(), name, bytes, std::nullopt, rel);
+  if (!temporary) return temporary.error();
+  int linked = ::linkat(dir->get(), temporary->c_str(), dir->get(), name.c_str(), 0);
+  int e = errno;
+  ::unlinkat(dir->get(), temporary->c_str(), 0);
+  if (linked == 0) return Ok{};
+  if (e == EEXIST)
+    return make_error(Errc::refused, "refused to write " + shown_quoted(rel) + ": it exists; nothing was changed",
+                      std::string(rel), Rule::exists);
+  return io_error(rel, "cannot link the new file into place", e);
+}
+
+Status WorkspaceRoot::remove_if_holds(std::string_view rel, std::string_view expected, std::uint64_t size_cap) const {
+  if (auto same = verify_unchanged(); !same) return same.error();
+  std::string folder = folder_of(rel), name = name_of(rel);
+  Fd dir;
+  if (folder.empty()) {
+    dir.reset(::fcntl(fd_, F_DUPFD_CLOEXEC, 0));
+  } else {
+    detail::OpenOutcome o = detail::open_dir_beneath(fd_, folder);
+    if (!o.fd.valid()) return file_error(FileError{o.rule, std::string(rel)});
+    dir = std::move(o.fd);
+  }
+  if (!dir.valid()) return io_error(rel, "cannot open its folder", errno);
+  // Checked where it stands first: a link or a second name is refused by
+  // its own rule, before anything moves.
+  auto now = detail::read_beneath(dir.get(), name, size_cap, true);
+  if (!now.ok) {
+    now.error.path = std::string(rel);
+    return file_error(now.error);
+  }
+  if (now.bytes != expected) return content_changed(rel, "the file changed since it was read");
+  std::string aside = "." + name + ".ws-old-" + random_suffix();
+  if (::renameat2(dir.get(), name.c_str(), dir.get(), aside.c_str(), RENAME_NOREPLACE) != 0)
+    return io_error(rel, "cannot move the file aside", errno);
+  auto moved = detail::read_beneath(dir.get(), aside, size_cap, true);
+  if (moved.ok && moved.bytes == expected) {
+    if (::unlinkat(dir.get(), aside.c_str(), 0) == 0) return Ok{};
+    int e = errno;
+    ::renameat2(dir.get(), aside.c_str(), dir.get(), name.c_str(), RENAME_NOREPLACE);
+    return io_error(rel, "cannot remove the file", e);
+  }
+  // Not the bytes expected, or no longer a file that may be read: back to
+  // its name, unless a new file took it meanwhile (then it stays aside,
+  // under the temporary name, rather than overwrite that one).
+  ::renameat2(dir.get(), aside.c_str(), dir.get(), name.c_str(), RENAME_NOREPLACE);
+  return content_changed(rel, "the file changed since it was read");
 }
 
 }  // namespace ws

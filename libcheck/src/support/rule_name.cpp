@@ -52,6 +52,9 @@ const char* rule_name(Rule rule) {
     case Rule::running: return "running";
     case Rule::checked_out_elsewhere: return "checked-out-elsewhere";
     case Rule::staged: return "staged";
+    case Rule::content_changed: return "content-changed";
+    case Rule::token: return "token";
+    case Rule::not_a_definition: return "not-a-definition";
   }
   return "unknown";
 }
