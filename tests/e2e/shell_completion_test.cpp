@@ -105,7 +105,7 @@ TEST_CASE("fish completes options, values, commands and paths from the tools' ta
   // The front door's commands, with what they do.
   auto commands = fish("ws ", repo.path());
   CHECK(commands.find("ls\tlist the definitions of the view\n") != std::string::npos);
-  CHECK(fish_names("ws ", repo.path()) == "apply\nbuild\ncommit\ngrep\nhelp\ninit\nls\nlsp\nrename\n");
+  CHECK(fish_names("ws ", repo.path()) == "apply\nbuild\ncommit\ngrep\nhelp\ninit\nls\nlsp\nmcp\nrename\n");
 }
 
 TEST_CASE("zsh completes options, values, commands and paths from the tools' tables", "[completion][zsh]") {
@@ -129,6 +129,7 @@ TEST_CASE("zsh completes options, values, commands and paths from the tools' tab
   CHECK(zsh("ws-build -C " + repo.path() + " --rev v", elsewhere.path()) == "v1\n");
   CHECK(zsh("ws ls", repo.path()) == "ls\nlsp\n");
   CHECK(zsh("ws lsp", repo.path()) == "lsp\n");
+  CHECK(zsh("ws mcp --s", repo.path()) == "--session\n");
   // Proposal ids for ws-apply, from ws-apply itself.
   repo.write("agents/AGb.json", "{\n  \"name\": \"Beta\"\n}\n");
   auto staged = wstest::ws("ws-commit", {"-m", "add Beta", "--json"}, repo.path());
@@ -136,16 +137,18 @@ TEST_CASE("zsh completes options, values, commands and paths from the tools' tab
   std::string id = staged.out.substr(staged.out.find("\"id\":\"") + 6, 40);
   CHECK(zsh("ws-apply --show " + id.substr(0, 8), repo.path()) == id + "\n");
   CHECK(fish_names("ws apply --show " + id.substr(0, 8), repo.path()) == id + "\n");
-  CHECK(zsh("ws ", repo.path()) == "apply\nbuild\ncommit\ngrep\nhelp\ninit\nls\nlsp\nrename\n");
+  CHECK(zsh("ws ", repo.path()) == "apply\nbuild\ncommit\ngrep\nhelp\ninit\nls\nlsp\nmcp\nrename\n");
 }
 
 TEST_CASE("bash completes the front door: its commands, then as the tool", "[completion]") {
   TempRepo repo;
   seed(repo);
-  CHECK(wstest::bash_complete({"ws", ""}, repo.path()) == "ls\ngrep\nbuild\ncommit\napply\ninit\nrename\nlsp\nhelp\n");
+  CHECK(wstest::bash_complete({"ws", ""}, repo.path()) == "ls\ngrep\nbuild\ncommit\napply\ninit\nrename\nlsp\nmcp\nhelp\n");
   CHECK(wstest::bash_complete({"ws", "b"}, repo.path()) == "build\n");
   CHECK(wstest::bash_complete({"ws", "build", "--for"}, repo.path()) == "--format\n");
   CHECK(wstest::bash_complete({"ws", "ls", "--kind", "w"}, repo.path()) == "widget\n");
   CHECK(wstest::bash_complete({"ws", "grep", "--base", "Alpha", "ag"}, repo.path()) == "agents/\n");
   CHECK(wstest::bash_complete({"ws", "init", "-"}, repo.path()) == "-h\n--help\n-C\n-q\n--quiet\n");
+  CHECK(wstest::bash_complete({"ws", "mcp", "--"}, repo.path()) == "--help\n--session\n--max-records\n--max-bytes\n");
+  CHECK(wstest::bash_complete({"ws-mcp", "--max-"}, repo.path()) == "--max-records\n--max-bytes\n");
 }

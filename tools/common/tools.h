@@ -14,5 +14,6 @@ int run_apply(int argc, char** argv);
 int run_init(int argc, char** argv);
 int run_rename(int argc, char** argv);
 int run_lsp(int argc, char** argv);
+int run_mcp(int argc, char** argv);
 
 }  // namespace wstools

@@ -32,6 +32,7 @@ constexpr Command kCommands[] = {
     {"init", wstools::run_init, "make .ws/config.json and the kind folders in a repository"},
     {"rename", wstools::run_rename, "rename a definition or a field and every reference to it"},
     {"lsp", wstools::run_lsp, "serve the workspace to an editor (Language Server Protocol)"},
+    {"mcp", wstools::run_mcp, "serve the workspace to an AI agent (Model Context Protocol)"},
 };
 
 const Command* find_command(std::string_view name) {
