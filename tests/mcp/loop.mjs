@@ -45,7 +45,7 @@ async function build(client, out) {
   const records = await call(client, "build", {});
   for (const d of ofType(records, "diagnostic")) {
     out(`build ${d.severity} ${d.code} ${d.path}:${d.line}:${d.column} ${d.message}`);
-    for (const n of d.notes) out(`  note ${n.path ?? "-"}:${n.line}:${n.column} ${n.message}`);
+    for (const n of d.notes) out(`  note ${n.path === null ? "" : `${n.path}:${n.line}:${n.column} `}${n.message}`);
   }
   const summary = records[records.length - 1];
   check(summary.type === "summary", `build ends with ${JSON.stringify(summary)}`);
