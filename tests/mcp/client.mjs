@@ -41,9 +41,10 @@ export async function connect(ws, workspace, session, name = session) {
     env: { ...process.env },
     stderr: "pipe",
   });
-  let stderr = "";
+  const connection = { session, transport, stderr: "" };
+  connections.push(connection);
   transport.stderr.on("data", (chunk) => {
-    stderr += chunk;
+    connection.stderr += chunk;
   });
   const client = new Client({ name: `ws-test-${name}`, version: "1.0.0" });
   await client.connect(transport);
@@ -55,11 +56,8 @@ export async function connect(ws, workspace, session, name = session) {
     if (child.exitCode !== null || child.signalCode !== null) resolve(child.signalCode ?? child.exitCode);
     else child.once("exit", (code, signal) => resolve(signal ?? code));
   });
-  const connection = { session, client, transport, exited, stderr: () => stderr };
-  connections.push(connection);
-  return connection;
+  return Object.assign(connection, { client, exited });
 }
-
 
 // Closes the client (stdin ends; the SDK sends SIGTERM after 2 s, SIGKILL
 // after 4) and answers how the server exited: 0, another status, or the
@@ -133,8 +131,9 @@ export async function runScript(main) {
   } catch (e) {
     failure = e instanceof Failure ? e.message : e.stack || String(e);
   }
+  if (failure !== null) await new Promise((resolve) => setTimeout(resolve, 200));  // the last of a dying server's output
   for (const c of connections) {
-    if (c.stderr()) process.stderr.write(`[ws mcp --session ${c.session}, standard error]\n${c.stderr()}`);
+    if (c.stderr) process.stderr.write(`[ws mcp --session ${c.session}, standard error]\n${c.stderr}`);
   }
   if (failure !== null) {
     process.stderr.write(`FAILED: ${failure}\n`);
