@@ -27,6 +27,11 @@ const REFUND_TEXT =
   "Say why the refund was declined and what the customer can do next.\n";
 const DIGEST = "tasks/TKdigest01.json";
 
+// The ids a refusal may quote (blob ids, tokens) are shown in the
+// transcript by what they stand for; the rest of its text is the server's.
+const names = new Map();
+const shown = (text) => [...names].reduce((t, [id, label]) => t.split(id).join(`<${label}>`), text);
+
 const onDisk = (path) => existsSync(join(workspace, path));
 const bytesOnDisk = (path) => readFileSync(join(workspace, path), "utf8");
 
@@ -81,6 +86,7 @@ await runScript(async (out) => {
     if (e.name === "Billing") billingBlob = e.blob;
   }
   check(billingBlob, "ls listed no Billing agent");
+  names.set(billingBlob, "blob of agents/AGbilling01.json");
 
   const found = await call(client, "grep", { ref: ["Agents.Billing"] });
   for (const m of ofType(found, "match")) out(`grep ${m.path}:${m.line}:${m.column} ${m.kind} ${m.name} ${m.match}`);
@@ -91,24 +97,26 @@ await runScript(async (out) => {
   const original = bytesOnDisk(ROUTE);
   check(file.text === original, `read ${ROUTE}: the text is not the file's bytes`);
   check(isBlob(file.blob) && file.blob === blobOf(original), `read ${ROUTE}: blob ${file.blob}`);
+  names.set(file.blob, "blob as read");
   out(`read ${file.path}: ${file.lines} lines, blob ok, first line ${file.text.split("\n")[0]}`);
 
   const broken = original.replace("Agents.Billing.Handoff", "Agents.Bxlling.Handoff");
-  out(`write ${ROUTE} over another file's blob: ${await refused(client, "write", { path: ROUTE, content: broken, expected: billingBlob })}`);
+  out(`write ${ROUTE} over another file's blob: ${shown(await refused(client, "write", { path: ROUTE, content: broken, expected: billingBlob }))}`);
   check(bytesOnDisk(ROUTE) === original, `${ROUTE} changed on a refused write`);
 
   const brokenBlob = await write(client, out, ROUTE, broken, file.blob);
+  names.set(brokenBlob, "blob as broken");
   await build(client, out);
 
   const fixed = original.replace("    // The billing agent takes over from here.\n",
                                  "    // The billing agent takes over from here, with the whole ticket.\n");
   check(fixed !== original, "the fix changes nothing");
-  out(`write ${ROUTE} over the first read's blob: ${await refused(client, "write", { path: ROUTE, content: fixed, expected: file.blob })}`);
+  out(`write ${ROUTE} over the first read's blob: ${shown(await refused(client, "write", { path: ROUTE, content: fixed, expected: file.blob }))}`);
   await write(client, out, ROUTE, fixed, brokenBlob);
   await build(client, out);
 
-  await write(client, out, REFUND, REFUND_TEXT, "absent");
-  out(`write ${REFUND} over absent again: ${await refused(client, "write", { path: REFUND, content: "x\n", expected: "absent" })}`);
+  names.set(await write(client, out, REFUND, REFUND_TEXT, "absent"), "blob as written");
+  out(`write ${REFUND} over absent again: ${shown(await refused(client, "write", { path: REFUND, content: "x\n", expected: "absent" }))}`);
   check(bytesOnDisk(REFUND) === REFUND_TEXT, `${REFUND} changed on a refused write`);
 
   const digest = bytesOnDisk(DIGEST);
@@ -117,18 +125,20 @@ await runScript(async (out) => {
   check(pending.blob === blobOf(digest), `delete-pending blob ${pending.blob}`);
   check(typeof pending.token === "string" && pending.token.length >= 16, `delete-pending token ${JSON.stringify(pending.token)}`);
   check(onDisk(DIGEST), `${DIGEST} is gone after the first delete call`);
+  names.set(pending.token, "the token").set(pending.blob, "blob of the task");
   out(`delete ${DIGEST}: delete-pending, blob ok, token given, the file still on disk`);
-  out(`delete prompts/PRtone01.md with that token: ${await refused(client, "delete", { path: "prompts/PRtone01.md", token: pending.token })}`);
+  out(`delete prompts/PRtone01.md with that token: ${shown(await refused(client, "delete", { path: "prompts/PRtone01.md", token: pending.token }))}`);
   check(onDisk("prompts/PRtone01.md"), "prompts/PRtone01.md is gone");
   const last = pending.token[pending.token.length - 1];
   const wrong = pending.token.slice(0, -1) + (last === "0" ? "1" : "0");
-  out(`delete ${DIGEST} with a wrong token: ${await refused(client, "delete", { path: DIGEST, token: wrong })}`);
+  names.set(wrong, "a wrong token");
+  out(`delete ${DIGEST} with a wrong token: ${shown(await refused(client, "delete", { path: DIGEST, token: wrong }))}`);
   check(onDisk(DIGEST), `${DIGEST} is gone after a wrong token`);
   const deleted = only(await call(client, "delete", { path: DIGEST, token: pending.token }), "deleted");
   check(deleted.path === DIGEST, `deleted names ${deleted.path}`);
   check(!onDisk(DIGEST), `${DIGEST} is still on disk`);
   out(`delete ${DIGEST} with its token: deleted, gone from disk`);
-  out(`delete ${DIGEST} with the used token: ${await refused(client, "delete", { path: DIGEST, token: pending.token })}`);
+  out(`delete ${DIGEST} with the used token: ${shown(await refused(client, "delete", { path: DIGEST, token: pending.token }))}`);
 
   for (const e of await call(client, "ls", { changed: true })) {
     check(e.type === "entry", `ls changed: ${JSON.stringify(e)}`);
