@@ -55,7 +55,9 @@ std::string proposal_files(const TempRepo& repo) {
   INFO(show.err);
   REQUIRE(show.status == 0);
   std::string out;
-  for (const auto& f : nlohmann::json::parse(wstest::lines(show.out).at(0)).at("files"))
+  // Named: a range-for over a member of a temporary would outlive it.
+  const auto shown = nlohmann::json::parse(wstest::lines(show.out).at(0));
+  for (const auto& f : shown.at("files"))
     out += f.at("status").get<std::string>() + " " + f.at("path").get<std::string>() + "\n";
   return out;
 }
