@@ -61,14 +61,38 @@ bool send(const std::vector<std::string>& messages) {
   return write_all(out);
 }
 
-// Waits for input; while files are watched, for at most kWatchMs. True
-// when there is input to read.
-bool wait_for_input(const ws::mcp::Server& server) {
+// SIGTERM, SIGINT and SIGHUP ask the server to stop. They are blocked
+// except while it waits for input (ppoll), so a message in hand, a write
+// above all, is always finished before the server exits.
+volatile std::sig_atomic_t g_stop = 0;
+void on_stop(int) { g_stop = 1; }
+
+sigset_t block_stop_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop;
+  sigemptyset(&sa.sa_mask);
+  sigset_t stop, waiting;
+  sigemptyset(&stop);
+  for (int sig : {SIGTERM, SIGINT, SIGHUP}) {
+    ::sigaction(sig, &sa, nullptr);
+    sigaddset(&stop, sig);
+  }
+  ::sigprocmask(SIG_BLOCK, &stop, &waiting);
+  for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigdelset(&waiting, sig);
+  return waiting;
+}
+
+enum class Wait { input, idle, stop };
+
+// Waits for input; while files are watched, for at most kWatchMs.
+Wait wait_for_input(const ws::mcp::Server& server, const sigset_t& waiting) {
   pollfd in{STDIN_FILENO, POLLIN, 0};
+  const timespec watch{kWatchMs / 1000, (kWatchMs % 1000) * 1000000L};
   for (;;) {
-    int n = ::poll(&in, 1, server.watching() ? kWatchMs : -1);
+    int n = ::ppoll(&in, 1, server.watching() ? &watch : nullptr, &waiting);
+    if (g_stop) return Wait::stop;
     if (n < 0 && errno == EINTR) continue;
-    return n != 0;
+    return n == 0 ? Wait::idle : Wait::input;
   }
 }
 
@@ -86,10 +110,13 @@ bool answer_lines(ws::mcp::LineReader& reader, ws::mcp::Server& server) {
 }
 
 int serve(ws::mcp::Server& server) {
+  const sigset_t waiting = block_stop_signals();
   ws::mcp::LineReader reader;
   std::vector<char> buffer(1 << 16);
   for (;;) {
-    if (!wait_for_input(server)) {
+    Wait w = wait_for_input(server, waiting);
+    if (w == Wait::stop) return 0;
+    if (w == Wait::idle) {
       if (!send(server.changed_resources())) return 0;
       continue;
     }

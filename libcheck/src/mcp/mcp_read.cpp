@@ -82,6 +82,8 @@ ToolOutcome run_read(ToolContext& context, const nlohmann::json& arguments) {
   std::optional<std::size_t> end = args.count("end_line", true);
   std::optional<std::size_t> asked = args.count("max_bytes", true);
   if (args.error()) return ToolOutcome{{}, *args.error()};
+  if (end && *end < start)
+    return ToolOutcome{{}, make_error(Errc::usage, "invalid argument 'end_line': it is before 'start_line'")};
   std::size_t max_bytes = asked ? std::min(*asked, context.caps.bytes) : context.caps.bytes;
   auto ws = open_for_tool(context, false, false);
   if (!ws) return ToolOutcome{{}, ws.error()};
