@@ -1,0 +1,717 @@
+// ws mcp's protocol, line by line (docs/mcp.md, ws-mcp(1)): the real
+// server, started as an agent's client starts it, fed JSON-RPC lines on its
+// standard input. Malformed lines, every tool with valid, wrong and hostile
+// arguments (the public traversal payload lists of ../shared/data, secret
+// paths, links, oversized writes), caps and their truncation records, and a
+// client that goes away or is killed in the middle of a write. Each test
+// checks the answers, the exit status and what is on disk after.
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/process.h"
+#include "support/spawn.h"
+#include "support/temp_repo.h"
+
+using nlohmann::json;
+using wstest::RunResult;
+using wstest::TempRepo;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string line(const json& message) { return message.dump(); }
+
+std::string request(int id, const std::string& method, json params = json::object()) {
+  return line({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}});
+}
+
+std::string call(int id, const std::string& tool, json arguments) {
+  return request(id, "tools/call", {{"name", tool}, {"arguments", std::move(arguments)}});
+}
+
+std::string initialize() {
+  return request(0, "initialize",
+                 {{"protocolVersion", "2025-06-18"},
+                  {"capabilities", json::object()},
+                  {"clientInfo", {{"name", "ws-protocol-test"}, {"version", "1"}}}}) +
+         "\n" + line({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+}
+
+// What one run of the server wrote.
+struct Served {
+  RunResult run;
+  std::vector<json> messages;
+
+  // The answer to request `id`: there must be exactly one.
+  const json& answer(int id) const {
+    const json* found = nullptr;
+    for (const json& m : messages)
+      if (m.contains("id") && m["id"] == id) {
+        INFO("two answers to request " << id);
+        REQUIRE(found == nullptr);
+        found = &m;
+      }
+    INFO("no answer to request " << id << "; the server wrote:\n" << run.out << run.err);
+    REQUIRE(found != nullptr);
+    return *found;
+  }
+};
+
+// Runs `ws mcp` (with `args`) in `repo` on `lines`, each a message or raw
+// text, after initialize unless `initialized` is false; the input then ends.
+Served serve(const TempRepo& repo, const std::vector<std::string>& lines, const std::vector<std::string>& args = {},
+             bool initialized = true) {
+  wstest::RunOptions o;
+  o.input = initialized ? initialize() + "\n" : "";
+  for (const std::string& l : lines) o.input += l + "\n";
+  o.timeout_seconds = 120;
+  std::vector<std::string> argv = {"mcp", "--session", "agent"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  Served s{wstest::ws("ws", argv, repo.path(), o), {}};
+  for (const std::string& l : wstest::lines(s.run.out)) {
+    json m = json::parse(l, nullptr, false);
+    INFO("a line that is not JSON: " << l);
+    REQUIRE(!m.is_discarded());
+    s.messages.push_back(std::move(m));
+  }
+  return s;
+}
+
+// A tool's records: the call must have succeeded.
+json records(const json& answer) {
+  INFO(answer.dump());
+  REQUIRE(answer.contains("result"));
+  REQUIRE(answer["result"]["isError"] == false);
+  const json& r = answer["result"]["structuredContent"]["records"];
+  REQUIRE(r.is_array());
+  // The text is the same JSON, for clients that read text only.
+  REQUIRE(json::parse(answer["result"]["content"][0]["text"].get<std::string>()) ==
+          answer["result"]["structuredContent"]);
+  return r;
+}
+
+// A refused call: "rule: message" (a tool error's one line and its rule,
+// "" for an argument that is wrong).
+std::string refusal(const json& answer) {
+  INFO(answer.dump());
+  REQUIRE(answer.contains("result"));
+  REQUIRE(answer["result"]["isError"] == true);
+  std::string text = answer["result"]["content"][0]["text"].get<std::string>();
+  CHECK(text.find('\n') == std::string::npos);
+  return answer["result"]["_meta"]["rule"].get<std::string>() + ": " + text;
+}
+
+// A JSON-RPC error: "code message".
+std::string error_of(const json& answer) {
+  INFO(answer.dump());
+  REQUIRE(answer.contains("error"));
+  return std::to_string(answer["error"]["code"].get<int>()) + " " + answer["error"]["message"].get<std::string>();
+}
+
+std::string blob_of(const TempRepo& repo, const std::string& path) {
+  return wstest::chomp(repo.git({"hash-object", path}));
+}
+
+// The files of the working tree and git's status: what a test compares
+// before and after.
+std::string status(const TempRepo& repo) { return repo.git({"status", "--porcelain", "--ignored", "-uall"}); }
+
+
+// A connection held open: one request at a time, each answer read before
+// the next is sent, so a test can act between two calls.
+class Connection {
+ public:
+  explicit Connection(const TempRepo& repo) {
+    int in[2], out[2];
+    REQUIRE(::pipe2(in, O_CLOEXEC) == 0);
+    REQUIRE(::pipe2(out, O_CLOEXEC) == 0);
+    int devnull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    std::vector<std::string> argv = {wstest::tool("ws"), "mcp", "--session", "agent"};
+    pid_ = wstest::spawn(argv, wstest::environment(wstest::ws_options(repo.path())), repo.path(),
+                         wstest::ChildFds{in[0], out[1], devnull});
+    ::close(in[0]);
+    ::close(out[1]);
+    ::close(devnull);
+    to_ = in[1];
+    from_ = out[0];
+    send(initialize());
+    REQUIRE(next().contains("result"));
+  }
+  ~Connection() { close(); }
+
+  void send(const std::string& lines) {
+    std::string bytes = lines + "\n";
+    for (std::size_t done = 0; done < bytes.size();) {
+      ssize_t n = ::write(to_, bytes.data() + done, bytes.size() - done);
+      REQUIRE(n > 0);
+      done += static_cast<std::size_t>(n);
+    }
+  }
+  // The next message the server writes.
+  json next() {
+    for (;;) {
+      if (auto nl = buffer_.find('\n'); nl != std::string::npos) {
+        json m = json::parse(buffer_.substr(0, nl));
+        buffer_.erase(0, nl + 1);
+        return m;
+      }
+      char chunk[65536];
+      ssize_t n = ::read(from_, chunk, sizeof chunk);
+      REQUIRE(n > 0);
+      buffer_.append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+  json ask(const std::string& message) {
+    send(message);
+    return next();
+  }
+  void signal(int sig) { ::kill(pid_, sig); }
+  // The server's exit status once it ends by itself (its input held open).
+  int wait() {
+    int st = 0;
+    ::waitpid(pid_, &st, 0);
+    pid_ = -1;
+    ::close(to_);
+    ::close(from_);
+    status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return status_;
+  }
+  // Ends the input; the server's exit status.
+  int close() {
+    if (pid_ < 0) return status_;
+    ::close(to_);
+    ::close(from_);
+    int st = 0;
+    ::waitpid(pid_, &st, 0);
+    pid_ = -1;
+    status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return status_;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int to_ = -1, from_ = -1, status_ = -1;
+  std::string buffer_;
+};
+
+}  // namespace
+
+TEST_CASE("ws mcp answers malformed lines with JSON-RPC errors and goes on", "[mcp][protocol]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  std::string deep = "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{\"name\":\"ls\",\"arguments\":" +
+                     std::string(1 << 16, '[') + std::string(1 << 16, ']') + "}}";
+  Served s = serve(repo, {
+                             "not json",
+                             "[1,2]",
+                             R"({"jsonrpc":"1.0","id":2,"method":"ping"})",
+                             R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":"ls"})",
+                             R"({"jsonrpc":"2.0","id":4,"method":"no/such"})",
+                             R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{}})",
+                             call(6, "frobnicate", json::object()),
+                             "",
+                             request(7, "ping") + "\r",
+                             request(8, "initialize", {{"protocolVersion", "2025-06-18"}}),
+                             deep,
+                             std::string(17u << 20, 'x'),
+                             call(10, "ls", {{"max", -1}}),
+                             call(11, "ls", {{"kinds", 7}}),
+                             call(12, "ls", {{"max", 1}, {"colour", true}}),
+                             call(13, "read", json::object()),
+                             call(14, "ls", json::array({1})),
+                             request(15, "ping"),
+                         });
+  CHECK(s.run.status == 0);
+  CHECK(s.run.err == "");
+  // The answers without an id, in order: the line that is not JSON, the
+  // batch, the line over the size limit.
+  std::vector<std::string> anonymous;
+  for (const json& m : s.messages)
+    if (m.contains("id") && m["id"].is_null()) anonymous.push_back(error_of(m));
+  CHECK(anonymous == std::vector<std::string>{
+                         "-32700 parse error: the message is not JSON",
+                         "-32600 invalid request: not a JSON-RPC 2.0 request or notification",
+                         "-32700 parse error: a message over 16777216 bytes was dropped",
+                     });
+  CHECK(error_of(s.answer(2)) == "-32600 invalid request: not a JSON-RPC 2.0 request or notification");
+  CHECK(error_of(s.answer(3)) == "-32600 invalid request: not a JSON-RPC 2.0 request or notification");
+  CHECK(error_of(s.answer(4)) == "-32601 unknown method 'no/such'");
+  CHECK(error_of(s.answer(5)) == "-32602 invalid params: tools/call needs the tool's 'name'");
+  CHECK(error_of(s.answer(6)) == "-32602 unknown tool 'frobnicate'");
+  CHECK(s.answer(7)["result"] == json::object());
+  CHECK(error_of(s.answer(8)) == "-32600 initialize came twice");
+  CHECK(refusal(s.answer(9)) == ": invalid arguments: they must be a JSON object");
+  CHECK(refusal(s.answer(10)) == ": invalid argument 'max': it must be a whole number from 0");
+  CHECK(refusal(s.answer(11)) == ": invalid argument 'kinds': it must be a string or a list of strings");
+  CHECK(refusal(s.answer(12)) == ": unknown argument 'colour'; this tool takes kinds, changed, paths, max");
+  CHECK(refusal(s.answer(13)) == ": invalid argument 'path': it is required");
+  CHECK(refusal(s.answer(14)) == ": invalid arguments: they must be a JSON object");
+  CHECK(s.answer(15)["result"] == json::object());
+}
+
+TEST_CASE("ws mcp refuses every request but initialize and ping before initialize", "[mcp][protocol]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  Served s = serve(repo, {request(1, "tools/list"), request(2, "ping"), call(3, "ls", json::object())}, {}, false);
+  CHECK(s.run.status == 0);
+  CHECK(error_of(s.answer(1)) == "-32600 the server is not initialized");
+  CHECK(s.answer(2)["result"] == json::object());
+  CHECK(error_of(s.answer(3)) == "-32600 the server is not initialized");
+}
+
+TEST_CASE("ws mcp caps every result and ends a capped one with its truncation record", "[mcp][protocol][caps]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  std::string route = repo.read("ai-tools/TLroute01.cs");
+  Served s = serve(repo,
+                   {
+                       call(1, "ls", {{"max", 2}}),
+                       call(2, "ls", {{"max", 100000}}),
+                       call(3, "grep", {{"patterns", "name"}, {"max", 1}}),
+                       call(4, "read", {{"path", "ai-tools/TLroute01.cs"}, {"max_bytes", 40}}),
+                       call(5, "read", {{"path", "ai-tools/TLroute01.cs"}, {"start_line", 2}, {"end_line", 3}}),
+                       call(6, "read", {{"path", "ai-tools/TLroute01.cs"}, {"start_line", 99}}),
+                       call(7, "ls", json::object()),
+                       call(8, "read", {{"path", "ai-tools/TLroute01.cs"}, {"start_line", 3}, {"end_line", 2}}),
+                   },
+                   {"--max-records", "3"});
+  CHECK(s.run.status == 0);
+  json two = records(s.answer(1));
+  REQUIRE(two.size() == 3);
+  CHECK(two[0]["type"] == "entry");
+  CHECK(two[1]["type"] == "entry");
+  CHECK(two[2]["type"] == "Listing-Truncated");
+  std::size_t entries = wstest::lines(wstest::ws("ws-ls", {"--json"}, repo.path()).out).size();
+  REQUIRE(entries > 5);
+  CHECK(two[2]["omitted"] == entries - 2);
+  // Asking for more than the server's cap gets the server's cap.
+  json three = records(s.answer(2));
+  REQUIRE(three.size() == 4);
+  CHECK(three[3]["type"] == "Listing-Truncated");
+  CHECK(three[3]["omitted"] == entries - 3);
+  CHECK(records(s.answer(7)) == three);
+
+  json grep = records(s.answer(3));
+  REQUIRE(grep.size() >= 2);
+  CHECK(grep[0]["type"] == "match");
+  CHECK(grep[grep.size() - 1]["type"] == "summary");
+  CHECK(grep[grep.size() - 2]["type"] == "Grep-Truncated");
+
+  // A read cut after its last whole line that fits.
+  json cut = records(s.answer(4));
+  REQUIRE(cut.size() == 2);
+  std::string first = route.substr(0, route.find('\n') + 1);
+  REQUIRE(first.size() <= 40);
+  CHECK(cut[0]["text"] == first);
+  CHECK(cut[0]["start_line"] == 1);
+  CHECK(cut[0]["end_line"] == 1);
+  CHECK(cut[1] == json{{"type", "Read-Truncated"},
+                       {"version", 1},
+                       {"omitted_bytes", route.size() - first.size()},
+                       {"omitted_lines", 9},
+                       {"max_bytes", 40}});
+  json lines = records(s.answer(5));
+  REQUIRE(lines.size() == 1);
+  std::string second_third = route.substr(first.size());
+  second_third = second_third.substr(0, second_third.find('\n', second_third.find('\n') + 1) + 1);
+  CHECK(lines[0]["text"] == second_third);
+  CHECK(lines[0]["lines"] == 10);
+  CHECK(lines[0]["start_line"] == 2);
+  CHECK(lines[0]["end_line"] == 3);
+  CHECK(refusal(s.answer(8)) == ": invalid argument 'end_line': it is before 'start_line'");
+  CHECK(refusal(s.answer(6)) == ": invalid argument 'start_line': 'ai-tools/TLroute01.cs' has 10 lines");
+}
+
+TEST_CASE("ws mcp caps a result's bytes below the server's limit", "[mcp][protocol][caps]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  Served s = serve(repo, {call(1, "ls", json::object()), call(2, "grep", {{"patterns", "e"}})}, {"--max-bytes", "1024"});
+  CHECK(s.run.status == 0);
+  for (int id : {1, 2}) {
+    json r = records(s.answer(id));
+    std::size_t bytes = 0;
+    for (const json& record : r) bytes += record.dump().size() + 1;
+    CHECK(bytes <= 1024);
+    bool truncated = false;
+    for (const json& record : r)
+      if (record["type"] == (id == 1 ? "Listing-Truncated" : "Grep-Truncated")) {
+        truncated = true;
+        CHECK(record["max_bytes"] == 1024);
+        CHECK(record["omitted"].get<int>() > 0);
+      }
+    CHECK(truncated);
+  }
+}
+
+TEST_CASE("ws mcp refuses the public traversal payloads in every tool that takes a path", "[mcp][protocol][hostile]") {
+  const std::string dir = WS_SHARED_DATA_DIR;
+  std::vector<std::string> payloads;
+  for (const char* name : {"path-traversal-payloads.txt", "path-traversal-dotdotpwn.txt"}) {
+    std::ifstream in(dir + "/" + name);
+    if (!in) {
+      WARN("conformance data '" << dir << "/" << name << "' not found; test skipped (see ../shared/data/README.md)");
+      return;
+    }
+    // Every payload of the short list; of the long one, each that climbs
+    // or starts at a root, the ones a path policy must stop.
+    bool all = std::string(name) == "path-traversal-payloads.txt";
+    for (std::string l; std::getline(in, l);)
+      if (!l.empty() && (all || l.find("..") != std::string::npos || l[0] == '/' || l[0] == '\\'))
+        payloads.push_back(l);
+  }
+  REQUIRE(payloads.size() > 4000);
+
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  auto before = wstest::tree_bytes(repo);
+  std::vector<std::string> lines;
+  int id = 1;
+  for (const std::string& p : payloads) {
+    lines.push_back(call(id++, "read", {{"path", p}}));
+    lines.push_back(call(id++, "write", {{"path", p}, {"content", "{\"name\": \"Owned\"}\n"}, {"expected", "absent"}}));
+    lines.push_back(call(id++, "delete", {{"path", p}}));
+    lines.push_back(request(id++, "resources/read", {{"uri", "ws://" + p}}));
+  }
+  lines.push_back(call(id, "ls", {{"paths", json::array({"../", "/etc/passwd"})}}));
+  Served s = serve(repo, lines);
+  CHECK(s.run.status == 0);
+  CHECK(s.run.err == "");
+  // Not one answer succeeded, and none holds what is outside.
+  std::size_t refused = 0;
+  for (const json& m : s.messages) {
+    if (m["id"] == 0) continue;
+    INFO(m.dump());
+    bool tool_error = m.contains("result") && m["result"].value("isError", false);
+    CHECK((tool_error || m.contains("error")));
+    refused += tool_error || m.contains("error");
+  }
+  CHECK(refused == 4 * payloads.size() + 1);
+  CHECK(s.run.out.find("root:") == std::string::npos);
+  CHECK(s.run.out.find("[fonts]") == std::string::npos);
+  CHECK(wstest::tree_bytes(repo) == before);
+  CHECK(status(repo) == "");
+}
+
+TEST_CASE("ws mcp writes only definitions, through the path policy, and never past a link", "[mcp][protocol][hostile]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  wstest::TempDir outside;
+  const std::string target = outside.path() + "/target.json";
+  { std::ofstream(target) << "{\"name\": \"Outside\"}\n"; }
+  // A link to a file outside, one to a folder outside, and a hard link.
+  fs::create_symlink(target, repo.abs("agents/AGlink01.json"));
+  // The skills folder itself a link to a folder outside.
+  fs::create_directory(outside.path() + "/skills");
+  for (const auto& f : fs::directory_iterator(repo.abs("skills")))
+    fs::rename(f.path(), outside.path() + "/skills/" + f.path().filename().string());
+  fs::remove(repo.abs("skills"));
+  fs::create_directory_symlink(outside.path() + "/skills", repo.abs("skills"));
+  fs::create_hard_link(repo.abs("agents/AGbilling01.json"), outside.path() + "/billing-twin.json");
+  auto before = wstest::tree_bytes(repo);
+  const std::string billing = blob_of(repo, "agents/AGbilling01.json");
+  const std::string triage = blob_of(repo, "agents/AGtriage01.json");
+  const std::string body = "{\n  \"name\": \"Owned\"\n}\n";
+  auto write = [&](int id, const std::string& path, const std::string& expected) {
+    return call(id, "write", {{"path", path}, {"content", body}, {"expected", expected}});
+  };
+  Served s = serve(repo, {
+                             write(1, "agents/AGlink01.json", "absent"),
+                             call(2, "read", {{"path", "agents/AGlink01.json"}}),
+                             call(3, "delete", {{"path", "agents/AGlink01.json"}}),
+                             write(4, "skills/SKx.md", "absent"),
+                             write(5, "agents/AGbilling01.json", billing),
+                             call(6, "read", {{"path", "agents/AGbilling01.json"}}),
+                             write(7, ".git/hooks/pre-commit", "absent"),
+                             write(8, ".ws/config.json", "absent"),
+                             write(9, "README.md", "absent"),
+                             write(10, ".github/workflows/ws.yml", "absent"),
+                             write(11, "agents/../../escape.json", "absent"),
+                             write(12, "/tmp/abs.json", "absent"),
+                             write(13, "agents/AG\x1b[31mred.json", "absent"),
+                             write(14, "agents/AGbig01.json", "absent"),
+                             write(15, "agents/AGtriage01.json", "absent"),
+                             write(16, "agents/AGbilling01.json", "0123"),
+                         });
+  CHECK(s.run.status == 0);
+  CHECK(refusal(s.answer(1)) ==
+        "symlink: refused path 'agents/AGlink01.json': symlink (the path is or goes through a symbolic link, and "
+        "links are never followed); replace the link with the file itself");
+  CHECK(refusal(s.answer(2)).rfind("symlink: ", 0) == 0);
+  CHECK(refusal(s.answer(3)).rfind("symlink: ", 0) == 0);
+  CHECK(refusal(s.answer(4)).rfind("symlink: ", 0) == 0);
+  CHECK(refusal(s.answer(5)).rfind("hard-link: ", 0) == 0);
+  CHECK(refusal(s.answer(6)).rfind("hard-link: ", 0) == 0);
+  CHECK(refusal(s.answer(7)).rfind("git-dir: ", 0) == 0);
+  CHECK(refusal(s.answer(8)).rfind("not-a-definition: ", 0) == 0);
+  CHECK(refusal(s.answer(9)) ==
+        "not-a-definition: refused to write 'README.md': not a definition (no kind reads this path); only "
+        "definitions are written");
+  CHECK(refusal(s.answer(10)) ==
+        "protected-path: refused path '.github/workflows/ws.yml': protected-path (the workspace protects this path); "
+        "leave it out of the change");
+  CHECK(refusal(s.answer(11)).rfind("dot-component: ", 0) == 0);
+  CHECK(refusal(s.answer(12)).rfind("absolute: ", 0) == 0);
+  CHECK(refusal(s.answer(13)).rfind("control-char: ", 0) == 0);
+  CHECK(refusal(s.answer(13)).find('\x1b') == std::string::npos);
+  CHECK(refusal(s.answer(15)) ==
+        "exists: refused to write 'agents/AGtriage01.json': it exists (blob " + triage +
+            "); read it and pass its blob id as the expected content");
+  CHECK(refusal(s.answer(16)) ==
+        ": invalid argument 'expected': give the file's blob id (40 hex digits, as read and ls answer it) or "
+        "'absent' for a new file");
+  (void)s.answer(14);
+  // Nothing written inside, nothing outside.
+  auto after = wstest::tree_bytes(repo);
+  after.erase("agents/AGbig01.json");
+  before.erase("agents/AGbig01.json");
+  CHECK(after == before);
+  CHECK(wstest::chomp(repo.read("agents/AGbilling01.json")).find("Owned") == std::string::npos);
+  std::ifstream in(target);
+  CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == "{\"name\": \"Outside\"}\n");
+  CHECK(!fs::exists(outside.path() + "/skills/SKx.md"));
+}
+
+TEST_CASE("ws mcp refuses a write over the size cap and writes nothing", "[mcp][protocol][hostile]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  std::string big = "{\"name\": \"Big\", \"pad\": \"" + std::string((1u << 20) + 10, 'x') + "\"}\n";
+  const std::string billing = blob_of(repo, "agents/AGbilling01.json");
+  Served s = serve(repo, {
+                             call(1, "write", {{"path", "agents/AGbig01.json"}, {"content", big}, {"expected", "absent"}}),
+                             call(2, "write", {{"path", "agents/AGbilling01.json"}, {"content", big}, {"expected", billing}}),
+                         });
+  CHECK(s.run.status == 0);
+  CHECK(refusal(s.answer(1)).rfind("too-large: ", 0) == 0);
+  CHECK(refusal(s.answer(2)).rfind("too-large: ", 0) == 0);
+  CHECK(!repo.exists("agents/AGbig01.json"));
+  CHECK(status(repo) == "");
+}
+
+TEST_CASE("ws mcp answers a client that closes its input mid-call, and the write is whole", "[mcp][protocol][disconnect]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  const std::string billing = blob_of(repo, "agents/AGbilling01.json");
+  std::string body = "{\n  \"name\": \"Billing\",\n  \"description\": \"" + std::string(900000, 'b') + "\"\n}\n";
+  // The input ends right after the write: the server finishes it, then
+  // finds the stream closed and exits 0.
+  Served s = serve(repo, {call(1, "write", {{"path", "agents/AGbilling01.json"}, {"content", body}, {"expected", billing}})});
+  CHECK(s.run.status == 0);
+  CHECK(records(s.answer(1))[0]["type"] == "written");
+  CHECK(repo.read("agents/AGbilling01.json") == body);
+  CHECK(status(repo) == " M agents/AGbilling01.json\n");
+}
+
+TEST_CASE("ws mcp killed at any instant of a write leaves the old bytes or the new, never a part", "[mcp][protocol][disconnect]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  const std::string old_bytes = repo.read("agents/AGbilling01.json");
+  const std::string billing = blob_of(repo, "agents/AGbilling01.json");
+  std::string body = "{\n  \"name\": \"Billing\",\n  \"description\": \"" + std::string(900000, 'b') + "\"\n}\n";
+  std::string input = initialize() + "\n" +
+                      call(1, "write", {{"path", "agents/AGbilling01.json"}, {"content", body}, {"expected", billing}}) + "\n";
+  int old_seen = 0, new_seen = 0;
+  for (int delay_us : {0, 2000, 5000, 10000, 20000, 40000, 80000, 160000}) {
+    repo.write("agents/AGbilling01.json", old_bytes);
+    int in[2];
+    REQUIRE(::pipe2(in, O_CLOEXEC) == 0);
+    int devnull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    std::vector<std::string> argv = {wstest::tool("ws"), "mcp", "--session", "agent"};
+    pid_t pid = wstest::spawn(argv, wstest::environment(wstest::ws_options(repo.path())), repo.path(),
+                              wstest::ChildFds{in[0], devnull, devnull});
+    ::close(in[0]);
+    ::close(devnull);
+    // The whole request at once (the pipe is drained as the server reads),
+    // then the kill; the input is held open so only the kill ends the run.
+    std::thread writer([&] {
+      std::size_t done = 0;
+      while (done < input.size()) {
+        ssize_t n = ::write(in[1], input.data() + done, input.size() - done);
+        if (n <= 0) break;
+        done += static_cast<std::size_t>(n);
+      }
+    });
+    ::usleep(static_cast<useconds_t>(delay_us));
+    ::kill(pid, SIGKILL);
+    int st = 0;
+    ::waitpid(pid, &st, 0);
+    ::close(in[1]);
+    writer.join();
+    std::string now = repo.read("agents/AGbilling01.json");
+    INFO("killed after " << delay_us << " us");
+    CHECK((now == old_bytes || now == body));
+    old_seen += now == old_bytes;
+    new_seen += now == body;
+    // Only the file or a temporary of the write beside it: nothing else
+    // changed, and a temporary, if the kill left one, is named as one.
+    for (const std::string& l : wstest::lines(status(repo))) {
+      INFO(l);
+      CHECK((l == " M agents/AGbilling01.json" ||
+             l.rfind("?? agents/.AGbilling01.json.ws-new-", 0) == 0));
+    }
+    for (const auto& entry : fs::directory_iterator(repo.abs("agents")))
+      if (entry.path().filename().string().rfind(".AGbilling01.json.ws-new-", 0) == 0) fs::remove(entry.path());
+  }
+  CHECK(old_seen + new_seen == 8);
+}
+
+TEST_CASE("ws mcp stopped by SIGTERM finishes the message in hand and exits 0", "[mcp][protocol][disconnect]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  const std::string old_bytes = repo.read("agents/AGbilling01.json");
+  const std::string billing = blob_of(repo, "agents/AGbilling01.json");
+  std::string body = "{\n  \"name\": \"Billing\",\n  \"description\": \"" + std::string(900000, 'b') + "\"\n}\n";
+  for (int delay_us : {0, 1000, 5000, 20000, 80000}) {
+    repo.write("agents/AGbilling01.json", old_bytes);
+    Connection c(repo);
+    c.send(call(1, "write", {{"path", "agents/AGbilling01.json"}, {"content", body}, {"expected", billing}}));
+    ::usleep(static_cast<useconds_t>(delay_us));
+    c.signal(SIGTERM);
+    INFO("SIGTERM after " << delay_us << " us");
+    CHECK(c.wait() == 0);
+    std::string now = repo.read("agents/AGbilling01.json");
+    CHECK((now == old_bytes || now == body));
+    // Stopped between messages: no temporary left behind.
+    CHECK((status(repo) == "" || status(repo) == " M agents/AGbilling01.json\n"));
+  }
+  // Idle and waiting, it stops at once.
+  Connection idle(repo);
+  idle.signal(SIGTERM);
+  CHECK(idle.wait() == 0);
+}
+
+TEST_CASE("ws mcp's delete needs the token of a first call, for that path, once", "[mcp][protocol]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  const std::string digest = blob_of(repo, "tasks/TKdigest01.json");
+  auto del = [](int id, const std::string& path, const std::string& token = "") {
+    json args = {{"path", path}};
+    if (!token.empty()) args["token"] = token;
+    return call(id, "delete", args);
+  };
+  Connection c(repo);
+  json pending = records(c.ask(del(1, "tasks/TKdigest01.json")));
+  REQUIRE(pending.size() == 1);
+  CHECK(pending[0]["type"] == "delete-pending");
+  CHECK(pending[0]["blob"] == digest);
+  const std::string first = pending[0]["token"].get<std::string>();
+  CHECK(first.size() == 32);
+  CHECK(repo.exists("tasks/TKdigest01.json"));
+  CHECK(refusal(c.ask(del(2, "tasks/TKnone.json"))) == "not-found: no file 'tasks/TKnone.json' to delete");
+
+  // A newer token for the path replaces the older one.
+  const std::string second = records(c.ask(del(3, "tasks/TKdigest01.json")))[0]["token"].get<std::string>();
+  CHECK(second != first);
+  const std::string refused_token =
+      "token: refused to delete 'tasks/TKdigest01.json': token (not a token this session was given for this path, "
+      "or used already); call delete with the path alone for a new one";
+  CHECK(refusal(c.ask(del(4, "tasks/TKdigest01.json", first))) == refused_token);
+  // A token serves its own path only, and is used up by the try.
+  CHECK(refusal(c.ask(del(5, "prompts/PRtone01.md", second))) ==
+        "token: refused to delete 'prompts/PRtone01.md': token (not a token this session was given for this path, "
+        "or used already); call delete with the path alone for a new one");
+  CHECK(repo.exists("prompts/PRtone01.md"));
+
+  // The file changed after the token was given: refused, the file kept.
+  const std::string third = records(c.ask(del(6, "tasks/TKdigest01.json")))[0]["token"].get<std::string>();
+  repo.replace("tasks/TKdigest01.json", "MorningDigest", "EveningDigest");
+  const std::string edited = blob_of(repo, "tasks/TKdigest01.json");
+  const std::size_t edited_size = repo.read("tasks/TKdigest01.json").size();
+  CHECK(refusal(c.ask(del(7, "tasks/TKdigest01.json", third))) ==
+        "content-changed: refused to delete 'tasks/TKdigest01.json': it holds blob " + edited +
+            ", not the expected blob " + digest + "; read it again and redo the change");
+  CHECK(repo.exists("tasks/TKdigest01.json"));
+
+  // Another connection's token is not this one's.
+  const std::string fourth = records(c.ask(del(8, "tasks/TKdigest01.json")))[0]["token"].get<std::string>();
+  {
+    Connection other(repo);
+    CHECK(refusal(other.ask(del(1, "tasks/TKdigest01.json", fourth))) == refused_token);
+    CHECK(other.close() == 0);
+  }
+  CHECK(repo.exists("tasks/TKdigest01.json"));
+
+  json deleted = records(c.ask(del(9, "tasks/TKdigest01.json", fourth)));
+  CHECK(deleted == json::array({{{"type", "deleted"}, {"version", 1}, {"path", "tasks/TKdigest01.json"},
+                                 {"blob", edited}, {"size", edited_size}}}));
+  CHECK(!repo.exists("tasks/TKdigest01.json"));
+  CHECK(refusal(c.ask(del(10, "tasks/TKdigest01.json", fourth))) == refused_token);
+  CHECK(c.close() == 0);
+  CHECK(status(repo) == " D tasks/TKdigest01.json\n");
+}
+
+TEST_CASE("ws mcp: the secret canary is in no answer of any tool or resource", "[mcp][protocol][secrets][canary]") {
+  const std::string canary = "C4N4RY-k3y-9d2f61";
+  // An odd size that no other number of the answers can pass for, and the
+  // canary where a Markdown, JSON or C# reader would quote it.
+  std::string secret = "---\nname: " + canary + "\n---\n{\"name\": \"" + canary + "\", \"pad\": \"";
+  const std::string tail = "\"}\n// name: " + canary + "\n";
+  secret.append(13577 - secret.size() - tail.size(), 'x');
+  secret += tail;
+  TempRepo repo;
+  wstest::copy_example_workspace(repo);
+  repo.write(".secrets/API_KEY", secret);
+  repo.commit_all("Support desk workspace with its key");
+  const std::string blob = wstest::chomp(repo.git({"rev-parse", "HEAD:.secrets/API_KEY"}));
+  // The secret's bytes copied under a routed path, uncommitted, and a
+  // reference to the secret by name.
+  repo.write("agents/AGcopy01.json", secret);
+  repo.replace("ai-tools/TLroute01.cs", "Agents.Billing", "Agents.Billing; var key = Secrets.API_KEY");
+  int id = 1;
+  std::vector<std::string> lines;
+  auto add = [&](const std::string& tool, json args) { lines.push_back(call(id++, tool, std::move(args))); };
+  add("ls", json::object());
+  add("ls", {{"kinds", "secret"}});
+  add("ls", {{"changed", true}});
+  add("ls", {{"paths", ".secrets"}});
+  add("grep", {{"patterns", canary}, {"fixed_strings", true}});
+  add("grep", {{"patterns", "c4n4ry"}, {"ignore_case", true}});
+  add("grep", {{"patterns", "x{40}"}});
+  add("grep", {{"patterns", "API_KEY"}});
+  add("grep", {{"patterns", "."}, {"paths", ".secrets/API_KEY"}});
+  add("grep", {{"ref", "Secrets.API_KEY"}});
+  for (const std::string p : {".secrets/API_KEY", ".secrets//API_KEY", "./.secrets/API_KEY", ".SECRETS/API_KEY",
+                              ".secrets/../.secrets/API_KEY", "agents/AGcopy01.json"}) {
+    add("read", {{"path", p}});
+    add("write", {{"path", p}, {"content", "{}"}, {"expected", blob}});
+    add("write", {{"path", p}, {"content", "{}"}, {"expected", "absent"}});
+    add("delete", {{"path", p}});
+    lines.push_back(request(id++, "resources/read", {{"uri", "ws://" + p}}));
+    lines.push_back(request(id++, "resources/subscribe", {{"uri", "ws://" + p}}));
+  }
+  const int write_copy = id;
+  add("write", {{"path", "agents/AGnew01.json"}, {"content", secret}, {"expected", "absent"}});
+  add("build", json::object());
+  add("build", {{"all", true}});
+  add("commit", {{"message", "the key"}});
+  lines.push_back(request(id++, "resources/list"));
+  Served s = serve(repo, lines);
+  CHECK(s.run.status == 0);
+  CHECK(s.messages.size() == static_cast<std::size_t>(id));
+  std::string everything = s.run.out + s.run.err;
+  for (char& c : everything) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  CHECK(everything.find("c4n4ry") == std::string::npos);
+  CHECK(everything.find(blob) == std::string::npos);
+  CHECK(everything.find("13577") == std::string::npos);
+  // The reference by name resolves: the build's errors are not about it.
+  CHECK(s.run.out.find("Secrets.API_KEY'") == std::string::npos);
+  // Nothing was written where the secret is, nor its copy removed.
+  CHECK(repo.read(".secrets/API_KEY") == secret);
+  CHECK(repo.read("agents/AGcopy01.json") == secret);
+  CHECK(!repo.exists("agents/AGnew01.json"));
+  CHECK(refusal(s.answer(write_copy)) ==
+        "secret: refused path 'agents/AGnew01.json': secret (it holds the bytes of a secret, and a secret's "
+        "content is never opened or shown under any path); remove the file or give it other content");
+}
