@@ -107,7 +107,7 @@ std::vector<ToolOption> option_table(const std::string& tool) {
 }  // namespace
 
 TEST_CASE("every man page passes groff -ww -z without a word", "[docs]") {
-  for (const std::string page : {"ws.1", "ws-ls.1", "ws-grep.1", "ws-build.1", "ws-commit.1", "ws-apply.1", "ws-rename.1", "ws-lsp.1", "ws.7"}) {
+  for (const std::string page : {"ws.1", "ws-ls.1", "ws-grep.1", "ws-build.1", "ws-commit.1", "ws-apply.1", "ws-rename.1", "ws-lsp.1", "ws-mcp.1", "ws.7"}) {
     INFO(page);
     REQUIRE(fs::is_regular_file(page_path(page)));
     auto r = run({"groff", "-ww", "-z", "-man", page_path(page)});
@@ -121,7 +121,7 @@ TEST_CASE("man -l renders every page with its sections and no warning", "[docs]"
   wstest::RunOptions o;
   o.env = {{"MANWIDTH", "80"}, {"MANPAGER", "cat"}, {"PAGER", "cat"}, {"LC_ALL", "C.UTF-8"}};
   o.unset_env = {"MANPATH", "MANOPT", "MAN_KEEP_FORMATTING"};
-  for (const std::string page : {"ws.1", "ws-ls.1", "ws-grep.1", "ws-build.1", "ws-commit.1", "ws-apply.1", "ws-rename.1", "ws-lsp.1", "ws.7"}) {
+  for (const std::string page : {"ws.1", "ws-ls.1", "ws-grep.1", "ws-build.1", "ws-commit.1", "ws-apply.1", "ws-rename.1", "ws-lsp.1", "ws-mcp.1", "ws.7"}) {
     INFO(page);
     auto r = run({"man", "--warnings=all", "-E", "UTF-8", "-l", page_path(page)}, o);
     CHECK(r.err == "");
@@ -173,9 +173,14 @@ TEST_CASE("each tool's man page documents exactly the options the tool has", "[d
   tools.push_back("ws init");    // in ws(1)
   tools.push_back("ws rename");  // in ws-rename(1)
   tools.push_back("ws lsp");     // in ws-lsp(1)
+  tools.push_back("ws mcp");     // in ws-mcp(1)
   for (const auto& tool : tools) {
     INFO(tool);
-    std::string page = tool == "ws init" ? "ws.1" : tool == "ws rename" ? "ws-rename.1" : tool == "ws lsp" ? "ws-lsp.1" : tool + ".1";
+    std::string page = tool == "ws init"     ? "ws.1"
+                       : tool == "ws rename" ? "ws-rename.1"
+                       : tool == "ws lsp"    ? "ws-lsp.1"
+                       : tool == "ws mcp"    ? "ws-mcp.1"
+                                             : tool + ".1";
     std::string roff = read_file(page_path(page));
     std::string options = section(roff, "OPTIONS");
     std::string synopsis = section(roff, "SYNOPSIS");

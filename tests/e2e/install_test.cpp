@@ -124,6 +124,8 @@ TEST_CASE("cmake --install puts tools, kind pack, man pages and completion where
   CHECK(read_file(p / "share/man/man1/ws-rename.1") == read_file(fs::path(WS_SOURCE_DIR) / "man/ws-rename.1"));
   CHECK(read_file(p / "share/man/man1/ws-lsp.1") == read_file(fs::path(WS_SOURCE_DIR) / "man/ws-lsp.1"));
   CHECK(fs::read_symlink(p / "bin/ws-lsp") == "ws");
+  CHECK(read_file(p / "share/man/man1/ws-mcp.1") == read_file(fs::path(WS_SOURCE_DIR) / "man/ws-mcp.1"));
+  CHECK(fs::read_symlink(p / "bin/ws-mcp") == "ws");
   CHECK(read_file(p / "share/zsh/vendor-completions/_ws") == read_file(fs::path(WS_SOURCE_DIR) / "completions/_ws"));
   std::vector<std::string> names = kTools;
   names.push_back("ws");
