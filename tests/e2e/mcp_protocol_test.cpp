@@ -444,6 +444,9 @@ TEST_CASE("ws mcp writes only definitions, through the path policy, and never pa
                              write(14, "agents/AGbig01.json", "absent"),
                              write(15, "agents/AGtriage01.json", "absent"),
                              write(16, "agents/AGbilling01.json", "0123"),
+                             call(17, "ls", {{"paths", "agents"}}),
+                             call(18, "grep", {{"patterns", "name"}, {"paths", "agents"}}),
+                             call(19, "grep", {{"patterns", "name"}, {"paths", json::array({"agents", "nothing/"})}}),
                          });
   CHECK(s.run.status == 0);
   CHECK(refusal(s.answer(1)) ==
@@ -473,6 +476,23 @@ TEST_CASE("ws mcp writes only definitions, through the path policy, and never pa
         ": invalid argument 'expected': give the file's blob id (40 hex digits, as read and ls answer it) or "
         "'absent' for a new file");
   (void)s.answer(14);
+  // ls and grep name what they leave out.
+  auto refused_of = [](const json& records) {
+    std::string out;
+    for (const json& r : records)
+      if (r["type"] == "refused") out += r["path"].get<std::string>() + " " + r["rule"].get<std::string>() + "\n";
+    return out;
+  };
+  const std::string left_out = "agents/AGbilling01.json hard-link\nagents/AGlink01.json symlink\n";
+  CHECK(refused_of(records(s.answer(17))) == left_out);
+  json grep = records(s.answer(18));
+  // grep skips the link and the hard-linked file, as ws-grep does, and
+  // counts them.
+  CHECK(refused_of(grep) == "");
+  CHECK(grep.back()["type"] == "summary");
+  CHECK(grep.back()["links_skipped"] == 2);
+  json unmatched = records(s.answer(19));
+  CHECK(refused_of(unmatched) == "nothing/ pathspec\n");
   // Nothing written inside, nothing outside.
   auto after = wstest::tree_bytes(repo);
   after.erase("agents/AGbig01.json");

@@ -75,6 +75,17 @@ std::optional<Error> grep_options(Args& args, GrepOptions& g, const Caps& caps) 
   return std::nullopt;
 }
 
+// What ws-ls and ws-grep say on standard error, as a record: a file left
+// out (a link, a hard-linked or secret file, one that could not be read),
+// so an answer without it never reads as whole.
+Record refused_record(const Error& e) {
+  Record r = json_record("refused");
+  r["path"] = e.subject;
+  r["rule"] = rule_name(e.rule);
+  r["message"] = e.message;
+  return as_record(std::move(r));
+}
+
 }  // namespace
 
 Record as_record(Record record) { return Record::parse(json_text(std::move(record))); }
@@ -132,6 +143,7 @@ ToolOutcome run_ls(ToolContext& context, const nlohmann::json& arguments) {
     return failed(unmatched_pathspec(lo.pathspecs[listing->unmatched_pathspecs.front()]));
   ToolOutcome out;
   for (const ListedEntry& e : listing->entries) out.records.push_back(as_record(listed_entry_json(e)));
+  for (const Error& e : listing->refused) out.records.push_back(refused_record(e));
   if (listing->omitted) out.records.push_back(as_record(listing_truncated_json(listing->omitted, *lo.max)));
   cap_bytes(out.records, context.caps.bytes, "Listing-Truncated", false);
   return out;
@@ -158,6 +170,13 @@ ToolOutcome run_grep(ToolContext& context, const nlohmann::json& arguments) {
   // pathspec says why, as ws-grep does on its standard error.
   if (summary->results == 0 && !summary->errors.empty()) return failed(summary->errors.front());
   ToolOutcome out{records_of_output(text.str()), std::nullopt};
+  // After the matches, before the truncation record and the summary.
+  std::vector<Record> refused;
+  for (const Error& e : summary->errors) refused.push_back(refused_record(e));
+  auto tail = std::find_if(out.records.begin(), out.records.end(), [](const Record& r) {
+    return r.value("type", "") == "Grep-Truncated" || r.value("type", "") == "summary";
+  });
+  out.records.insert(tail, refused.begin(), refused.end());
   cap_bytes(out.records, context.caps.bytes, "Grep-Truncated", true);
   return out;
 }
