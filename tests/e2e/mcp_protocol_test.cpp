@@ -735,3 +735,29 @@ TEST_CASE("ws mcp: the secret canary is in no answer of any tool or resource", "
         "secret: refused path 'agents/AGnew01.json': secret (it holds the bytes of a secret, and a secret's "
         "content is never opened or shown under any path); remove the file or give it other content");
 }
+
+TEST_CASE("ws mcp lists each tool with its input schema and the record types it answers", "[mcp][protocol]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  Served s = serve(repo, {request(1, "tools/list")});
+  CHECK(s.run.status == 0);
+  std::string listed;
+  for (const json& tool : s.answer(1)["result"]["tools"]) {
+    INFO(tool.dump());
+    CHECK(tool["inputSchema"]["type"] == "object");
+    CHECK(tool["inputSchema"]["additionalProperties"] == false);
+    const json& record = tool["outputSchema"]["properties"]["records"]["items"];
+    CHECK(record["properties"]["version"] == json{{"const", 1}});
+    listed += tool["name"].get<std::string>() + ":";
+    for (const json& t : record["properties"]["type"]["enum"]) listed += " " + t.get<std::string>();
+    listed += "\n";
+  }
+  CHECK(listed ==
+        "ls: entry refused Listing-Truncated\n"
+        "grep: match context refused Grep-Truncated summary\n"
+        "read: file Read-Truncated\n"
+        "build: diagnostic Build-Truncated summary\n"
+        "commit: proposal\n"
+        "write: written\n"
+        "delete: delete-pending deleted\n");
+}

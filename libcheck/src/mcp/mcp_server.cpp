@@ -118,7 +118,7 @@ struct Server::State {
       list.push_back({{"name", t.name},
                       {"description", t.description},
                       {"inputSchema", json::parse(t.input_schema)},
-                      {"outputSchema", detail::output_schema()}});
+                      {"outputSchema", detail::output_schema(t)}});
     return Answer{{{"tools", std::move(list)}}};
   }
 

@@ -50,13 +50,16 @@ struct ToolSpec {
   const char* description;
   const char* input_schema;  // JSON Schema text
   ToolOutcome (*run)(ToolContext& context, const nlohmann::json& arguments);
+  std::vector<const char*> record_types;  // every "type" its records may have
 };
 
 // Every tool, in the order tools/list gives them.
 const std::vector<ToolSpec>& tool_specs();
 const ToolSpec* find_tool(std::string_view name);
-// The output schema of every tool: {"records": [objects with a "type"]}.
-nlohmann::json output_schema();
+// A tool's output schema: {"records": [...]}, each record an object of
+// version 1 whose "type" is one of the tool's record_types. The fields of
+// each type are those of schemas/output/ (ws(7), JSON OUTPUT).
+nlohmann::json output_schema(const ToolSpec& tool);
 
 // One record as the command-line tools write it: through json_text, so
 // text that is not UTF-8 is U+FFFD with its exact bytes alongside in base64.
