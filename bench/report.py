@@ -184,9 +184,28 @@ def main():
         if ok == "**no**":
             missed.append(rid)
 
+    mcp_table = ["| tool | definitions | server p50 (ms) | process p50 (ms) | ratio | target | met? |",
+                 "|---|---:|---:|---:|---:|---:|:---:|"]
+    peers = {"grep": "`ws-grep -F --json --max 1000`", "build": "`ws-build --format json`", "write": "`cp`"}
+    for n in os.environ.get("BENCH_ALL_SIZES", "").split():
+        path = os.path.join(out, f"mcp-{n}.json")
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            m = json.load(f)
+        for tool in ("grep", "build", "write"):
+            r = m[tool]
+            ok = "yes" if r["ratio"] <= 0.5 else "**no**"
+            if ok == "**no**":
+                missed.append(f"mcp-{tool}-{n}")
+            mcp_table.append(f"| {tool} / {peers[tool]} | {n} | {r['server_p50_ms']:.1f} | {r['cli_p50_ms']:.1f} "
+                             f"| {r['ratio']:.2f} | ≤ 0.5 | {ok} |")
+
     print("\n".join(table))
     print()
     print("\n".join(latency_table))
+    print()
+    print("\n".join(mcp_table))
     print()
     print("\n".join(rss_table))
 
@@ -267,6 +286,12 @@ def main():
         "debounce included.",
         "",
         *latency_table,
+        "",
+        "`ws-bench-mcp` (bench/mcp_latency.cpp) keeps one `ws mcp` running and times each tool call from the "
+        "write of its request to the read of its answer, against a run of the process that answers the same "
+        "question (for `write`, `cp` of the same bytes). 21 rounds each, p50.",
+        "",
+        *mcp_table,
         "",
         "## Peak memory (`/usr/bin/time -f %M`, one run)",
         "",
