@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -116,6 +117,17 @@ void print_error(const char* tool, std::string_view message) {
 
 void print_warning(const char* tool, std::string_view message) {
   fmt::print(stderr, "{}: warning: {}\n", tool, shown(message));
+}
+
+bool write_all_stdout(std::string_view bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(STDOUT_FILENO, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
 }
 
 std::string shown(std::string_view text) { return ws::terminal_safe(text, ws::LineBreaks::escape); }

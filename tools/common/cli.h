@@ -83,6 +83,10 @@ int exit_code_for(const ws::Error& e);
 void print_error(const char* tool, std::string_view message);
 void print_warning(const char* tool, std::string_view message);
 
+// Writes all of `bytes` to stdout, a write cut short by a signal resumed;
+// false when the reader has gone (the servers' client: SIGPIPE ignored).
+bool write_all_stdout(std::string_view bytes);
+
 // A one-line field of human output (a path, a name, a subject): its control
 // characters, line feeds included, escaped (ws(7), TERMINAL OUTPUT).
 std::string shown(std::string_view text);

@@ -35,21 +35,9 @@ void add_options(wscli::App& app, Options& o) {
   app.add_flag("--stdio", o.stdio, "talk over stdin and stdout (the only transport; editors pass it)");
 }
 
-// Writes all of `bytes` to stdout; false when the editor has gone.
-bool write_all(const std::string& bytes) {
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(STDOUT_FILENO, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 bool send(const std::vector<std::string>& messages) {
   for (const std::string& m : messages)
-    if (!write_all(ws::lsp::frame(m))) return false;
+    if (!wscli::write_all_stdout(ws::lsp::frame(m))) return false;
   return true;
 }
 

@@ -43,22 +43,10 @@ void add_options(wscli::App& app, Options& o) {
       ->check(CLI::Range(std::size_t{1024}, std::size_t{64} << 20));
 }
 
-// Writes all of `bytes` to stdout; false when the client has gone.
-bool write_all(const std::string& bytes) {
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(STDOUT_FILENO, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 bool send(const std::vector<std::string>& messages) {
   std::string out;
   for (const std::string& m : messages) out += m + "\n";
-  return write_all(out);
+  return wscli::write_all_stdout(out);
 }
 
 // SIGTERM, SIGINT and SIGHUP ask the server to stop. They are blocked

@@ -1,8 +1,5 @@
 // The tools that change files (ws-mcp(1), TOOLS): write and delete, each
 // naming what it expects the file to hold (file_edit.h).
-#include <sys/random.h>
-
-#include <cstdio>
 #include <map>
 
 #include "libcheck/file_edit.h"
@@ -10,6 +7,7 @@
 #include "mcp_args.h"
 #include "mcp_tools.h"
 #include "printable_path.h"
+#include "random_hex.h"
 
 namespace ws::mcp::detail {
 
@@ -26,23 +24,6 @@ std::optional<Error> parse_expected(const std::string& text, std::optional<Objec
                                    "ls answer it) or 'absent' for a new file");
   out = id;
   return std::nullopt;
-}
-
-// 128 bits from the kernel, as 32 hex digits: a token no caller can guess.
-std::string new_token() {
-  unsigned char bytes[16] = {};
-  std::size_t got = 0;
-  while (got < sizeof bytes) {
-    ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
-    if (n > 0) got += static_cast<std::size_t>(n);
-  }
-  std::string out;
-  char hex[3];
-  for (unsigned char b : bytes) {
-    std::snprintf(hex, sizeof hex, "%02x", b);
-    out += hex;
-  }
-  return out;
 }
 
 Record file_record(const char* type, const std::string& path, const FileOnDisk& f) {
@@ -62,7 +43,8 @@ ToolOutcome delete_pending(ToolContext& context, const Workspace& ws, const std:
                              Rule::not_found));
   // One token a path, the newest: the tokens held stay as few as the files.
   std::erase_if(context.tokens, [&](const auto& held) { return held.second.path == path; });
-  std::string token = new_token();
+  // 128 bits from the kernel: a token no caller can guess.
+  std::string token = ws::detail::random_hex(16);
   context.tokens[token] = PendingDelete{path, now->blob};
   Record r = file_record("delete-pending", path, *now);
   r["token"] = token;

@@ -1,10 +1,8 @@
 // The MCP server (mcp.h, ws-mcp(1)): JSON-RPC messages in, messages out;
 // the lifecycle, tools/list and tools/call, resources and their
 // subscriptions. Each tool call opens the workspace afresh (mcp_tools.h).
-#include <sys/random.h>
 #include <sys/stat.h>
 
-#include <cstdio>
 #include <map>
 
 #include "json_rpc.h"
@@ -14,6 +12,7 @@
 #include "libcheck/path_policy.h"
 #include "mcp_resources.h"
 #include "mcp_tools.h"
+#include "random_hex.h"
 
 namespace ws::mcp {
 
@@ -66,17 +65,7 @@ json tool_result(const detail::ToolOutcome& outcome) {
 
 }  // namespace
 
-std::string generated_session() {
-  unsigned char bytes[4] = {};
-  std::size_t got = 0;
-  while (got < sizeof bytes) {
-    ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
-    if (n > 0) got += static_cast<std::size_t>(n);
-  }
-  char out[16];
-  std::snprintf(out, sizeof out, "mcp-%02x%02x%02x%02x", bytes[0], bytes[1], bytes[2], bytes[3]);
-  return out;
-}
+std::string generated_session() { return "mcp-" + ws::detail::random_hex(4); }
 
 struct Server::State {
   ServerOptions options;
