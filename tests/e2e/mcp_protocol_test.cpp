@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -134,12 +135,13 @@ std::string status(const TempRepo& repo) { return repo.git({"status", "--porcela
 // the next is sent, so a test can act between two calls.
 class Connection {
  public:
-  explicit Connection(const TempRepo& repo) {
+  explicit Connection(const TempRepo& repo, const std::vector<std::string>& args = {}) {
     int in[2], out[2];
     REQUIRE(::pipe2(in, O_CLOEXEC) == 0);
     REQUIRE(::pipe2(out, O_CLOEXEC) == 0);
     int devnull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
     std::vector<std::string> argv = {wstest::tool("ws"), "mcp", "--session", "agent"};
+    argv.insert(argv.end(), args.begin(), args.end());
     pid_ = wstest::spawn(argv, wstest::environment(wstest::ws_options(repo.path())), repo.path(),
                          wstest::ChildFds{in[0], out[1], devnull});
     ::close(in[0]);
@@ -160,14 +162,17 @@ class Connection {
       done += static_cast<std::size_t>(n);
     }
   }
-  // The next message the server writes.
-  json next() {
+  // The next message the server writes; null when none comes within
+  // `timeout_ms`.
+  json next(int timeout_ms = 60000) {
     for (;;) {
       if (auto nl = buffer_.find('\n'); nl != std::string::npos) {
         json m = json::parse(buffer_.substr(0, nl));
         buffer_.erase(0, nl + 1);
         return m;
       }
+      pollfd p{from_, POLLIN, 0};
+      if (::poll(&p, 1, timeout_ms) == 0) return nullptr;
       char chunk[65536];
       ssize_t n = ::read(from_, chunk, sizeof chunk);
       REQUIRE(n > 0);
@@ -760,4 +765,80 @@ TEST_CASE("ws mcp lists each tool with its input schema and the record types it 
         "commit: proposal\n"
         "write: written\n"
         "delete: delete-pending deleted\n");
+}
+
+TEST_CASE("ws mcp serves each definition as a ws:// resource and tells a subscriber when it changes",
+          "[mcp][protocol][resources]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  std::vector<std::string> definitions;
+  for (const std::string& l : wstest::lines(wstest::ws("ws-ls", {"--json"}, repo.path()).out))
+    definitions.push_back("ws://" + json::parse(l)["path"].get<std::string>());
+  REQUIRE(definitions.size() > 6);
+
+  Connection c(repo, {"--max-records", "4"});
+  // Pages of 4 (the server's record cap), each pointing to the next.
+  std::vector<std::string> listed;
+  json cursor;
+  int id = 1;
+  for (;;) {
+    json params = json::object();
+    if (!cursor.is_null()) params["cursor"] = cursor;
+    json page = c.ask(request(id++, "resources/list", params))["result"];
+    CHECK(page["resources"].size() <= 4);
+    for (const json& r : page["resources"]) listed.push_back(r["uri"].get<std::string>());
+    if (!page.contains("nextCursor")) break;
+    cursor = page["nextCursor"];
+  }
+  CHECK(listed == definitions);
+  CHECK(error_of(c.ask(request(id++, "resources/list", {{"cursor", "x1"}}))) ==
+        "-32602 invalid params: 'cursor' is not one this server gave");
+
+  json read = c.ask(request(id++, "resources/read", {{"uri", "ws://agents/AGbilling01.json"}}))["result"];
+  CHECK(read == json{{"contents", json::array({{{"uri", "ws://agents/AGbilling01.json"},
+                                                {"mimeType", "application/json"},
+                                                {"text", repo.read("agents/AGbilling01.json")}}})}});
+  CHECK(error_of(c.ask(request(id++, "resources/read", {{"uri", "ws://agents/AGnone.json"}}))) ==
+        "-32002 no file 'agents/AGnone.json' in the view; list the files with ls");
+  CHECK(error_of(c.ask(request(id++, "resources/read", {{"uri", "file:///etc/passwd"}}))) ==
+        "-32602 invalid params: 'uri' must be a ws:// URI of a file of the workspace");
+  CHECK(error_of(c.ask(request(id++, "resources/read", {{"uri", "ws://agents/%2e%2e/%2e%2e/etc/passwd"}})))
+            .rfind("-32602 refused path 'agents/../../etc/passwd': dot-component", 0) == 0);
+
+  // A write of the server's own: the notification follows its answer.
+  REQUIRE(c.ask(request(id++, "resources/subscribe", {{"uri", "ws://agents/AGbilling01.json"}}))["result"] ==
+          json::object());
+  const std::string billing = blob_of(repo, "agents/AGbilling01.json");
+  std::string edited = repo.read("agents/AGbilling01.json") + "\n";
+  json written = c.ask(call(id++, "write", {{"path", "agents/AGbilling01.json"}, {"content", edited}, {"expected", billing}}));
+  CHECK(records(written)[0]["type"] == "written");
+  const json updated = {{"jsonrpc", "2.0"},
+                        {"method", "notifications/resources/updated"},
+                        {"params", {{"uri", "ws://agents/AGbilling01.json"}}}};
+  CHECK(c.next(5000) == updated);
+  // Anyone else's change, while the server is idle: within about a second.
+  repo.write("agents/AGbilling01.json", edited + "\n");
+  CHECK(c.next(5000) == updated);
+  // Unsubscribed: no more.
+  CHECK(c.ask(request(id++, "resources/unsubscribe", {{"uri", "ws://agents/AGbilling01.json"}}))["result"] ==
+        json::object());
+  repo.write("agents/AGbilling01.json", edited);
+  CHECK(c.next(2500).is_null());
+  CHECK(c.close() == 0);
+}
+
+TEST_CASE("ws mcp never watches a file through a linked folder", "[mcp][protocol][resources][hostile]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  wstest::TempDir outside;
+  { std::ofstream(outside.path() + "/SKx.md") << "---\nname: X\n---\nx\n"; }
+  fs::create_directory_symlink(outside.path(), repo.abs("skills/out"));
+  Connection c(repo);
+  CHECK(c.ask(request(1, "resources/subscribe", {{"uri", "ws://skills/out/SKx.md"}}))["result"] == json::object());
+  // The view has the link, not a folder: nothing beneath it to read.
+  CHECK(error_of(c.ask(request(2, "resources/read", {{"uri", "ws://skills/out/SKx.md"}}))) ==
+        "-32002 no file 'skills/out/SKx.md' in the view; list the files with ls");
+  { std::ofstream(outside.path() + "/SKx.md") << "---\nname: Y\n---\ny, longer\n"; }
+  CHECK(c.next(2500).is_null());
+  CHECK(c.close() == 0);
 }

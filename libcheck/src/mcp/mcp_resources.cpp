@@ -1,6 +1,7 @@
 // Resources and subscriptions (mcp_resources.h).
 #include "mcp_resources.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -19,6 +20,8 @@ namespace {
 
 constexpr std::string_view kScheme = "ws://";
 constexpr std::size_t kPage = 1000;
+// The most files one connection watches: each is looked at after every message.
+constexpr std::size_t kMaxWatched = 10000;
 
 bool unreserved(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
@@ -124,15 +127,36 @@ Result<json> Subscriptions::read(const ToolContext& context, const json& params)
 Result<json> Subscriptions::subscribe(const json& params, bool on) {
   auto path = path_param(params);
   if (!path) return path.error();
+  if (on && !watched_.count(*path) && watched_.size() >= kMaxWatched)
+    return make_error(Errc::usage, "invalid params: " + std::to_string(kMaxWatched) +
+                                       " files are subscribed already; unsubscribe some first");
   if (on) watched_[*path] = stamp_of(*path);
   else watched_.erase(*path);
   return json::object();
 }
 
+bool Subscriptions::set_root(const std::string& root) {
+  root_.reset(::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  return root_.valid();
+}
+
+// Looked at as every read looks: a folder on the way that is a link or a
+// mount point is no way in (the file then reads as absent), and the file
+// itself is not followed, so a subscription never watches anything outside.
 Subscriptions::Stamp Subscriptions::stamp_of(const std::string& path) const {
-  struct stat st;
   Stamp s;
-  if (::lstat((root_ + "/" + path).c_str(), &st) != 0) return s;
+  std::size_t slash = path.rfind('/');
+  ws::detail::Fd folder;
+  int dir = root_.get();
+  if (slash != std::string::npos) {
+    auto opened = ws::detail::open_dir_beneath(root_.get(), std::string_view(path).substr(0, slash));
+    if (!opened.fd.valid()) return s;
+    folder = std::move(opened.fd);
+    dir = folder.get();
+  }
+  struct stat st;
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return s;
   s.exists = true;
   s.size = st.st_size;
   s.mtime_ns = st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "confined_open.h"
 #include "libcheck/result.h"
 #include "mcp_tools.h"
 
@@ -22,7 +23,9 @@ std::optional<std::string> resource_path(std::string_view uri);
 
 class Subscriptions {
  public:
-  void set_root(std::string root) { root_ = std::move(root); }
+  // The workspace's root folder, opened once: subscribed files are looked
+  // at beneath it. False when it cannot be opened.
+  bool set_root(const std::string& root);
   // resources/list: a page of the view's definitions, 'cursor' where the
   // last page ended.
   Result<nlohmann::json> list(const ToolContext& context, const nlohmann::json& params) const;
@@ -35,7 +38,8 @@ class Subscriptions {
   bool watching() const { return !watched_.empty(); }
 
  private:
-  // What lstat says of a file: a change of any of it is a change.
+  // What fstatat says of a file beneath the root, never through a link: a
+  // change of any of it is a change.
   struct Stamp {
     bool exists = false;
     long long size = 0, mtime_ns = 0, ctime_ns = 0;
@@ -44,7 +48,8 @@ class Subscriptions {
   };
   Stamp stamp_of(const std::string& path) const;
 
-  std::string root_;
+  ws::detail::Fd root_;
+  // At most 10,000 (kMaxWatched): each is looked at after every message.
   std::map<std::string, Stamp> watched_;  // by path
 };
 

@@ -87,7 +87,8 @@ struct Server::State {
     auto ws = detail::open_for_tool(tools, true, false);
     if (!ws) return fail(rpc::kInternalError, ws.error().message);
     if (!ws->root) return fail(rpc::kInternalError, "ws mcp needs a working tree; this repository is bare");
-    subscriptions.set_root(ws->root->path());
+    if (!subscriptions.set_root(ws->root->path()))
+      return fail(rpc::kInternalError, "cannot open the workspace's folder '" + ws->root->path() + "'");
     phase = Phase::running;
     std::string instructions =
         "The workspace at '" + ws->root->path() + "', served by ws in session '" + options.session +
