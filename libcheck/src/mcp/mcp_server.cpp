@@ -151,7 +151,14 @@ struct Server::State {
     // Notifications (initialized, cancelled, roots changed) need no answer:
     // every request is answered before the next is read.
     if (!m.method || !m.id) return;
-    Answer a = request(*m.method, m.params);
+    Answer a;
+    try {
+      a = request(*m.method, m.params);
+    } catch (const std::exception& e) {
+      // nlohmann's type errors on arguments of unexpected shape: this
+      // request gets an error with its id, the server goes on.
+      a = fail(rpc::kInternalError, std::string("internal error: ") + e.what());
+    }
     out.push_back(rpc::dump(a.code ? rpc::error_response(*m.id, a.code, a.message)
                                    : rpc::result_response(*m.id, std::move(a.result))));
   }
