@@ -200,7 +200,8 @@ Result<std::optional<std::string>> LineReader::next() {
     std::size_t nl = buffer_.find('\n', scanned_);
     if (nl == std::string::npos) {
       scanned_ = buffer_.size();
-      if (buffer_.size() <= kMaxMessage) return std::optional<std::string>();
+      // Room for the CR of a CR LF end, which the line does not count.
+      if (buffer_.size() <= kMaxMessage + 1) return std::optional<std::string>();
       // Too long: dropped up to its end, said once.
       buffer_.clear();
       scanned_ = 0;
