@@ -18,6 +18,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -841,4 +842,38 @@ TEST_CASE("ws mcp never watches a file through a linked folder", "[mcp][protocol
   { std::ofstream(outside.path() + "/SKx.md") << "---\nname: Y\n---\ny, longer\n"; }
   CHECK(c.next(2500).is_null());
   CHECK(c.close() == 0);
+}
+
+TEST_CASE("ws mcp serves the workspace -C names, in the session --session, WS_SESSION or a made-up one names",
+          "[mcp][protocol]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  wstest::TempDir elsewhere;
+  auto session_of = [&](const std::vector<std::string>& args, const std::map<std::string, std::string>& env) {
+    wstest::RunOptions o;
+    o.input = initialize() + "\n";
+    o.env = env;
+    o.unset_env = {"WS_SESSION"};
+    std::vector<std::string> argv = {"mcp", "-C", repo.path()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    RunResult r = wstest::ws("ws", argv, elsewhere.path(), o);
+    INFO(r.out << r.err);
+    REQUIRE(r.status == 0);
+    json init = json::parse(wstest::lines(r.out).at(0))["result"];
+    CHECK(init["instructions"].get<std::string>().rfind("The workspace at '" + repo.path() + "'", 0) == 0);
+    return init["serverInfo"]["title"].get<std::string>();
+  };
+  CHECK(session_of({"--session", "agent-7"}, {}) == "ws session agent-7");
+  CHECK(session_of({}, {{"WS_SESSION", "from-env"}}) == "ws session from-env");
+  CHECK(session_of({"--session", "agent-7"}, {{"WS_SESSION", "from-env"}}) == "ws session agent-7");
+  std::string made_up = session_of({}, {});
+  CHECK(std::regex_match(made_up, std::regex("ws session mcp-[0-9a-f]{8}")));
+  CHECK(session_of({}, {}) != made_up);
+  // A session name a proposal ref could not hold is refused before serving.
+  RunResult bad = wstest::ws("ws", {"mcp", "-C", repo.path(), "--session", "a b/../c"}, elsewhere.path());
+  CHECK(bad.status == 2);
+  CHECK(bad.out == "");
+  CHECK(bad.err ==
+        "ws mcp: invalid session name 'a b/../c': use letters, digits, '.', '_' and '-', starting with a letter or "
+        "digit\n");
 }
