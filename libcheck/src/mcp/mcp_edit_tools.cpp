@@ -78,7 +78,7 @@ ToolOutcome run_write(ToolContext& context, const nlohmann::json& arguments) {
   if (args.error()) return failed(*args.error());
   std::optional<ObjectId> expected;
   if (auto bad = parse_expected(expected_text, expected)) return failed(*bad);
-  auto ws = open_for_tool(context, true, false);
+  auto ws = open_for_edit(context);
   if (!ws) return failed(ws.error());
   auto written = write_file(*ws, path, content, expected);
   if (!written) return failed(written.error());
@@ -92,7 +92,7 @@ ToolOutcome run_delete(ToolContext& context, const nlohmann::json& arguments) {
   std::string path = args.required_text("path");
   std::string token = args.text("token");
   if (args.error()) return failed(*args.error());
-  auto ws = open_for_tool(context, true, false);
+  auto ws = open_for_edit(context);
   if (!ws) return failed(ws.error());
   return token.empty() ? delete_pending(context, *ws, path) : delete_confirmed(context, *ws, path, token);
 }

@@ -122,6 +122,13 @@ Result<Workspace> open_for_tool(const ToolContext& context, bool changes_only, b
   return open_workspace(oo);
 }
 
+Result<Workspace> open_for_edit(const ToolContext& context) {
+  OpenOptions oo = context.open;
+  oo.view.source = ViewSource::staged;
+  oo.view.changes_only = true;
+  return open_workspace(oo);
+}
+
 ToolOutcome run_ls(ToolContext& context, const nlohmann::json& arguments) {
   Args args(arguments, {"kinds", "changed", "paths", "max"});
   ListOptions lo;

@@ -75,6 +75,11 @@ void cap_bytes(std::vector<Record>& records, std::size_t max_bytes, const char* 
 
 // The workspace as the tools open it, in the server's session.
 Result<Workspace> open_for_tool(const ToolContext& context, bool changes_only, bool for_build);
+// The workspace as write and delete open it: the index's view (the base's
+// and the index's secrets, the kinds, the configuration), without the walk
+// of the working tree, which they do not need: they read the one file they
+// change from disk themselves (file_edit.h).
+Result<Workspace> open_for_edit(const ToolContext& context);
 
 // The tools' own functions (mcp_tools.cpp, mcp_edit_tools.cpp).
 ToolOutcome run_ls(ToolContext& context, const nlohmann::json& arguments);
