@@ -218,6 +218,7 @@ class Connection {
 TEST_CASE("ws mcp answers malformed lines with JSON-RPC errors and goes on", "[mcp][protocol]") {
   TempRepo repo;
   wstest::commit_example_workspace(repo, "Support desk workspace");
+  repo.write("agents/AGnew01.json", "{\n  \"name\": \"New\"\n}\n");  // a change a commit could stage
   std::string deep = "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{\"name\":\"ls\",\"arguments\":" +
                      std::string(1 << 16, '[') + std::string(1 << 16, ']') + "}}";
   Served s = serve(repo, {
@@ -237,6 +238,9 @@ TEST_CASE("ws mcp answers malformed lines with JSON-RPC errors and goes on", "[m
                              call(11, "ls", {{"kinds", 7}}),
                              call(12, "ls", {{"max", 1}, {"colour", true}}),
                              call(13, "read", json::object()),
+                             call(16, "commit", {{"message", std::string("staged\0cut", 10)}}),
+                             call(17, "build", {{"all", "yes"}}),
+                             call(18, "grep", {{"patterns", "(unclosed"}}),
                              call(14, "ls", json::array({1})),
                              request(15, "ping"),
                          });
@@ -266,6 +270,10 @@ TEST_CASE("ws mcp answers malformed lines with JSON-RPC errors and goes on", "[m
   CHECK(refusal(s.answer(13)) == ": invalid argument 'path': it is required");
   CHECK(refusal(s.answer(14)) == ": invalid arguments: they must be a JSON object");
   CHECK(s.answer(15)["result"] == json::object());
+  CHECK(refusal(s.answer(16)) == ": invalid proposal message: it holds a NUL byte; give it as text");
+  CHECK(refusal(s.answer(17)) == ": invalid argument 'all': it must be true or false");
+  CHECK(refusal(s.answer(18)) == "pattern: invalid pattern '(unclosed': missing ): (unclosed");
+  CHECK(repo.git({"for-each-ref", "refs/ws"}) == "");
 }
 
 TEST_CASE("ws mcp refuses every request but initialize and ping before initialize", "[mcp][protocol]") {

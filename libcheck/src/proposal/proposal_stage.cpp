@@ -37,6 +37,9 @@ Result<std::string> check_request(const Workspace& ws, const std::vector<const V
   if (changes.empty()) return make_error(Errc::refused, "nothing to propose: the view has no pending changes");
   if (message.find_first_not_of(" \t\n") == std::string::npos)
     return make_error(Errc::usage, "empty proposal message: say what the change does with -m");
+  // git would keep the message up to the NUL only: refused rather than cut.
+  if (message.find('\0') != std::string::npos)
+    return make_error(Errc::usage, "invalid proposal message: it holds a NUL byte; give it as text");
   return session_key(ws.repo->raw(), ws.session);
 }
 
