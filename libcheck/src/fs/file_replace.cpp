@@ -247,9 +247,10 @@ Result<Fd> folder_made_beneath(int root_fd, const std::string& folder, std::stri
   return dir;
 }
 
-Error content_changed(std::string_view path, std::string_view what) {
+// A delete refused because the file is no longer what was read.
+Error changed_before_delete(std::string_view path) {
   return make_error(Errc::refused,
-                    "refused to write " + shown_quoted(path) + ": " + std::string(what) + "; nothing was changed",
+                    "refused to delete " + shown_quoted(path) + ": the file changed since it was read; nothing was changed",
                     std::string(path), Rule::content_changed);
 }
 
@@ -292,7 +293,7 @@ Status WorkspaceRoot::remove_if_holds(std::string_view rel, std::string_view exp
     now.error.path = std::string(rel);
     return file_error(now.error);
   }
-  if (now.bytes != expected) return content_changed(rel, "the file changed since it was read");
+  if (now.bytes != expected) return changed_before_delete(rel);
   std::string aside = "." + name + ".ws-old-" + random_suffix();
   if (::renameat2(dir.get(), name.c_str(), dir.get(), aside.c_str(), RENAME_NOREPLACE) != 0)
     return io_error(rel, "cannot move the file aside", errno);
@@ -307,7 +308,7 @@ Status WorkspaceRoot::remove_if_holds(std::string_view rel, std::string_view exp
   // its name, unless a new file took it meanwhile (then it stays aside,
   // under the temporary name, rather than overwrite that one).
   ::renameat2(dir.get(), aside.c_str(), dir.get(), name.c_str(), RENAME_NOREPLACE);
-  return content_changed(rel, "the file changed since it was read");
+  return changed_before_delete(rel);
 }
 
 }  // namespace ws
