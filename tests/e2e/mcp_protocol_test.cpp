@@ -885,3 +885,32 @@ TEST_CASE("ws mcp serves the workspace -C names, in the session --session, WS_SE
         "ws mcp: invalid session name 'a b/../c': use letters, digits, '.', '_' and '-', starting with a letter or "
         "digit\n");
 }
+
+TEST_CASE("ws mcp's grep names each match's definition from its bytes as they are now", "[mcp][protocol]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  Connection c(repo);
+  auto names = [&](int id) {
+    std::string out;
+    for (const json& r : records(c.ask(call(id, "grep", {{"patterns", "Billing"}, {"fixed_strings", true}}))))
+      if (r["type"] == "match") out += r["path"].get<std::string>() + " " + r["name"].get<std::string>() + "\n";
+    return out;
+  };
+  const std::string first = names(1);
+  CHECK(first.find("agents/AGtriage01.json Triage\n") != std::string::npos);
+  // The same search again: the same answer (names kept from the first).
+  CHECK(names(2) == first);
+  // The definition renamed on disk: the next answer names it anew, and it
+  // equals what ws-grep says of the same files.
+  repo.replace("agents/AGtriage01.json", "\"name\": \"Triage\"", "\"name\": \"Sorting\"");
+  const std::string renamed = names(3);
+  CHECK(renamed.find("agents/AGtriage01.json Sorting\n") != std::string::npos);
+  CHECK(renamed.find("Triage") == std::string::npos);
+  std::string cli;
+  for (const std::string& l : wstest::lines(wstest::ws("ws-grep", {"-F", "--json", "Billing"}, repo.path()).out)) {
+    json r = json::parse(l);
+    if (r["type"] == "match") cli += r["path"].get<std::string>() + " " + r["name"].get<std::string>() + "\n";
+  }
+  CHECK(renamed == cli);
+  CHECK(c.close() == 0);
+}

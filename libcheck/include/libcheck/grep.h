@@ -14,10 +14,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "libcheck/definition.h"
@@ -46,6 +48,22 @@ inline bool prints_paths_only(GrepMode m) {
   return m == GrepMode::files || m == GrepMode::files_without_match || m == GrepMode::list;
 }
 
+// The names a kind's reader gives definitions, kept across searches by a
+// caller that searches the same files again. A name depends only on the
+// kind pack (its digest), the kind, the path and the bytes, all in the key,
+// so an entry is never stale. Safe to use from a search's threads; at most
+// kMaxEntries are kept, the whole set dropped when full.
+class DefinitionNames {
+ public:
+  static constexpr std::size_t kMaxEntries = 1u << 18;
+  // The name of `bytes` read as `kind` at `path` ("" for none).
+  std::string name(const KindPack& pack, const Kind& kind, std::string_view path, std::string_view bytes);
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::string> names_;
+};
+
 struct GrepOptions {
   // What to match. Several patterns are an alternation, as with rg -e.
   // A pattern holding '\n' is one pattern per line, as with grep.
@@ -73,6 +91,10 @@ struct GrepOptions {
   // (ViewSpec::statuses), whose 'unchanged' means the base's bytes. Null:
   // every file is read and parsed.
   const KnownDefinitions* known = nullptr;
+  // The names of definitions read by earlier searches (ws mcp keeps one per
+  // connection): a JSON record's name is then read once for given bytes.
+  // Null: each matching file is parsed for its name.
+  DefinitionNames* names = nullptr;
   // The workspace's configuration: a record of a file that is not a
   // definition (README.md, docs/, the "ignore" globs) says kind "none", as
   // ws-ls does. Null: every file no kind reads says "unrouted".

@@ -170,6 +170,7 @@ ToolOutcome run_grep(ToolContext& context, const nlohmann::json& arguments) {
   if (!g.ref.empty()) known = saved_base_definitions(*ws);
   g.known = known.get();
   g.config = &ws->config;
+  g.names = &context.names;
   std::ostringstream text;
   auto summary = grep_view(ws->view, ws->kinds, g, text);
   if (!summary) return failed(summary.error());

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "libcheck/grep.h"
 #include "libcheck/object_id.h"
 #include "libcheck/result.h"
 #include "libcheck/workspace.h"
@@ -38,11 +39,13 @@ struct Caps {
 };
 
 // What every tool call shares: how to open the workspace, the server's
-// caps, and the delete tokens handed out and not yet used.
+// caps, the delete tokens handed out and not yet used, and the names of
+// the definitions grep has read (by their bytes, so never stale).
 struct ToolContext {
   OpenOptions open;
   Caps caps;
   std::map<std::string, PendingDelete> tokens;
+  DefinitionNames names;
 };
 
 struct ToolSpec {

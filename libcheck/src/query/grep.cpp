@@ -17,6 +17,7 @@
 #include "libcheck/reader.h"
 #include "libcheck/search_glob.h"
 #include "libcheck/workspace.h"
+#include "blob_id.h"
 #include "parallel.h"
 
 namespace ws {
@@ -170,12 +171,17 @@ class Search {
       job.results = 0;
       return;
     }
-    if (o_.json && f.name.empty() && job.kind) {
-      Definition d = read_definition(*job.kind, e.path, t, kinds_);
-      if (d.has_name) f.name = d.name;
-    }
+    if (o_.json && f.name.empty() && job.kind) f.name = name_of(*job.kind, e.path, t);
     f.bytes = std::move(bytes).value();
     keep(job, std::move(f), format_now);
+  }
+
+  // The name a JSON record carries: from the caller's names when it keeps
+  // them, else read.
+  std::string name_of(const Kind& kind, std::string_view path, std::string_view bytes) const {
+    if (o_.names) return o_.names->name(kinds_, kind, path, bytes);
+    Definition d = read_definition(kind, path, bytes, kinds_);
+    return d.has_name ? d.name : std::string();
   }
 
   // --files: a file is listed as it would be searched, without reading it;
@@ -601,6 +607,29 @@ Result<GrepSummary> grep_view(const View& view, const KindPack& kinds, const Gre
   search_in_order(jobs, search, o, emitter);
   finish(summary, o, out);
   return summary;
+}
+
+std::string DefinitionNames::name(const KindPack& pack, const Kind& kind, std::string_view path,
+                                  std::string_view bytes) {
+  std::string key = pack.digest();
+  key += '\0';
+  key += kind.name;
+  key += '\0';
+  key += path;
+  key += '\0';
+  key += detail::blob_id_hex(bytes);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = names_.find(key); it != names_.end()) return it->second;
+  }
+  // Read outside the lock: another thread may read the same file too, and
+  // both find the same name.
+  Definition d = read_definition(kind, path, bytes, pack);
+  std::string name = d.has_name ? d.name : std::string();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (names_.size() >= kMaxEntries) names_.clear();
+  names_.emplace(std::move(key), name);
+  return name;
 }
 
 }  // namespace ws
