@@ -95,11 +95,14 @@ Record record_of_line(std::string_view line) { return Record::parse(line); }
 void cap_bytes(std::vector<Record>& records, std::size_t max_bytes, const char* truncated_type, bool keep_last) {
   std::size_t end = records.size() - (keep_last && !records.empty() ? 1 : 0);
   if (end > 0 && records[end - 1].value("type", "") == truncated_type) --end;  // the count cap's record
+  // Each record's size as one line of JSON, measured once.
+  std::vector<std::size_t> size(records.size());
+  for (std::size_t i = 0; i < records.size(); ++i) size[i] = records[i].dump().size() + 1;
   // Room kept for what always stays: the last record, the truncation's.
   std::size_t reserve = 200;
-  for (std::size_t i = end; i < records.size(); ++i) reserve += records[i].dump().size() + 1;
+  for (std::size_t i = end; i < records.size(); ++i) reserve += size[i];
   std::size_t used = 0, kept = 0;
-  while (kept < end && used + records[kept].dump().size() + 1 + reserve <= max_bytes) used += records[kept++].dump().size() + 1;
+  while (kept < end && used + size[kept] + reserve <= max_bytes) used += size[kept++];
   if (kept == end) return;
   std::size_t dropped = end - kept;
   std::vector<Record> tail(records.begin() + static_cast<std::ptrdiff_t>(end), records.end());
