@@ -13,6 +13,7 @@
 // answer; each process from its start to its exit. Prints one JSON object:
 // {"rounds": N, "grep": {"server_p50_ms": ..., "cli_p50_ms": ...}, ...}.
 // FILE holds its original bytes again at the end.
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,7 +21,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fcntl.h>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -29,6 +29,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/mcp_client.h"
 #include "support/spawn.h"
 
 extern char** environ;
@@ -64,50 +65,19 @@ std::vector<std::string> environment() {
   return env;
 }
 
-// `ws mcp` on pipes, one request at a time.
+// `ws mcp` (the tests' client), one tool call at a time.
 class Server {
  public:
-  explicit Server(const std::string& ws) {
-    int in[2], out[2];
-    if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) std::exit(2);
-    pid_ = wstest::spawn({ws, "mcp", "--session", "bench"}, environment(), "", wstest::ChildFds{in[0], out[1], -1});
-    ::close(in[0]);
-    ::close(out[1]);
-    to_ = in[1];
-    from_ = out[0];
-    ask("initialize", {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
-                       {"clientInfo", {{"name", "ws-bench-mcp"}, {"version", "1"}}}});
-  }
-  ~Server() {
-    ::close(to_);
-    ::close(from_);
-    int st = 0;
-    ::waitpid(pid_, &st, 0);
-  }
-
-  json ask(const std::string& method, json params) {
-    std::string line = json{{"jsonrpc", "2.0"}, {"id", ++id_}, {"method", method}, {"params", std::move(params)}}.dump() + "\n";
-    for (std::size_t done = 0; done < line.size();) {
-      ssize_t n = ::write(to_, line.data() + done, line.size() - done);
-      if (n <= 0) std::exit(2);
-      done += static_cast<std::size_t>(n);
-    }
-    for (;;) {
-      if (auto nl = buffer_.find('\n'); nl != std::string::npos) {
-        json m = json::parse(buffer_.substr(0, nl));
-        buffer_.erase(0, nl + 1);
-        if (m.contains("id") && m["id"] == id_) return m;
-        continue;
-      }
-      char chunk[1 << 16];
-      ssize_t n = ::read(from_, chunk, sizeof chunk);
-      if (n <= 0) std::exit(2);
-      buffer_.append(chunk, static_cast<std::size_t>(n));
-    }
+  explicit Server(const std::string& ws) : client_("", {ws, "mcp", "--session", "bench"}, environment()) {
+    client_.initialize();
   }
 
   json call(const std::string& tool, json arguments) {
-    json r = ask("tools/call", {{"name", tool}, {"arguments", std::move(arguments)}});
+    json r = client_.ask(json{{"jsonrpc", "2.0"},
+                              {"id", ++id_},
+                              {"method", "tools/call"},
+                              {"params", {{"name", tool}, {"arguments", std::move(arguments)}}}}
+                             .dump());
     if (!r.contains("result") || r["result"].value("isError", true)) {
       std::fprintf(stderr, "ws-bench-mcp: %s failed: %s\n", tool.c_str(), r.dump().c_str());
       std::exit(1);
@@ -116,9 +86,8 @@ class Server {
   }
 
  private:
-  pid_t pid_ = -1;
-  int to_ = -1, from_ = -1, id_ = 0;
-  std::string buffer_;
+  wstest::McpClient client_;
+  int id_ = 0;
 };
 
 // A process run to its end, output discarded.

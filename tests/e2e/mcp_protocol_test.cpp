@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/mcp_client.h"
 #include "support/process.h"
 #include "support/spawn.h"
 #include "support/temp_repo.h"
@@ -131,86 +132,22 @@ std::string blob_of(const TempRepo& repo, const std::string& path) {
 // before and after.
 std::string status(const TempRepo& repo) { return repo.git({"status", "--porcelain", "--ignored", "-uall"}); }
 
-
 // A connection held open: one request at a time, each answer read before
-// the next is sent, so a test can act between two calls.
-class Connection {
+// the next is sent, so a test can act between two calls. `ws mcp` (with
+// `args`) in `repo`, initialized.
+class Connection : public wstest::McpClient {
  public:
-  explicit Connection(const TempRepo& repo, const std::vector<std::string>& args = {}) {
-    int in[2], out[2];
-    REQUIRE(::pipe2(in, O_CLOEXEC) == 0);
-    REQUIRE(::pipe2(out, O_CLOEXEC) == 0);
-    int devnull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
-    std::vector<std::string> argv = {wstest::tool("ws"), "mcp", "--session", "agent"};
-    argv.insert(argv.end(), args.begin(), args.end());
-    pid_ = wstest::spawn(argv, wstest::environment(wstest::ws_options(repo.path())), repo.path(),
-                         wstest::ChildFds{in[0], out[1], devnull});
-    ::close(in[0]);
-    ::close(out[1]);
-    ::close(devnull);
-    to_ = in[1];
-    from_ = out[0];
-    send(initialize());
-    REQUIRE(next().contains("result"));
-  }
-  ~Connection() { close(); }
-
-  void send(const std::string& lines) {
-    std::string bytes = lines + "\n";
-    for (std::size_t done = 0; done < bytes.size();) {
-      ssize_t n = ::write(to_, bytes.data() + done, bytes.size() - done);
-      REQUIRE(n > 0);
-      done += static_cast<std::size_t>(n);
-    }
-  }
-  // The next message the server writes; null when none comes within
-  // `timeout_ms`.
-  json next(int timeout_ms = 60000) {
-    for (;;) {
-      if (auto nl = buffer_.find('\n'); nl != std::string::npos) {
-        json m = json::parse(buffer_.substr(0, nl));
-        buffer_.erase(0, nl + 1);
-        return m;
-      }
-      pollfd p{from_, POLLIN, 0};
-      if (::poll(&p, 1, timeout_ms) == 0) return nullptr;
-      char chunk[65536];
-      ssize_t n = ::read(from_, chunk, sizeof chunk);
-      REQUIRE(n > 0);
-      buffer_.append(chunk, static_cast<std::size_t>(n));
-    }
-  }
-  json ask(const std::string& message) {
-    send(message);
-    return next();
-  }
-  void signal(int sig) { ::kill(pid_, sig); }
-  // The server's exit status once it ends by itself (its input held open).
-  int wait() {
-    int st = 0;
-    ::waitpid(pid_, &st, 0);
-    pid_ = -1;
-    ::close(to_);
-    ::close(from_);
-    status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    return status_;
-  }
-  // Ends the input; the server's exit status.
-  int close() {
-    if (pid_ < 0) return status_;
-    ::close(to_);
-    ::close(from_);
-    int st = 0;
-    ::waitpid(pid_, &st, 0);
-    pid_ = -1;
-    status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    return status_;
+  explicit Connection(const TempRepo& repo, const std::vector<std::string>& args = {})
+      : McpClient(repo.path(), argv(args), wstest::environment(wstest::ws_options(repo.path()))) {
+    REQUIRE(initialize().contains("result"));
   }
 
  private:
-  pid_t pid_ = -1;
-  int to_ = -1, from_ = -1, status_ = -1;
-  std::string buffer_;
+  static std::vector<std::string> argv(const std::vector<std::string>& args) {
+    std::vector<std::string> out = {wstest::tool("ws"), "mcp", "--session", "agent"};
+    out.insert(out.end(), args.begin(), args.end());
+    return out;
+  }
 };
 
 }  // namespace
@@ -824,15 +761,15 @@ TEST_CASE("ws mcp serves each definition as a ws:// resource and tells a subscri
   const json updated = {{"jsonrpc", "2.0"},
                         {"method", "notifications/resources/updated"},
                         {"params", {{"uri", "ws://agents/AGbilling01.json"}}}};
-  CHECK(c.next(5000) == updated);
+  CHECK(c.next(5000) == std::optional<json>(updated));
   // Anyone else's change, while the server is idle: within about a second.
   repo.write("agents/AGbilling01.json", edited + "\n");
-  CHECK(c.next(5000) == updated);
+  CHECK(c.next(5000) == std::optional<json>(updated));
   // Unsubscribed: no more.
   CHECK(c.ask(request(id++, "resources/unsubscribe", {{"uri", "ws://agents/AGbilling01.json"}}))["result"] ==
         json::object());
   repo.write("agents/AGbilling01.json", edited);
-  CHECK(c.next(2500).is_null());
+  CHECK_FALSE(c.next(2500).has_value());
   CHECK(c.close() == 0);
 }
 
@@ -848,7 +785,7 @@ TEST_CASE("ws mcp never watches a file through a linked folder", "[mcp][protocol
   CHECK(error_of(c.ask(request(2, "resources/read", {{"uri", "ws://skills/out/SKx.md"}}))) ==
         "-32002 no file 'skills/out/SKx.md' in the view; list the files with ls");
   { std::ofstream(outside.path() + "/SKx.md") << "---\nname: Y\n---\ny, longer\n"; }
-  CHECK(c.next(2500).is_null());
+  CHECK_FALSE(c.next(2500).has_value());
   CHECK(c.close() == 0);
 }
 

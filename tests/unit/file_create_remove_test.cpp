@@ -6,22 +6,15 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "libcheck/workspace_root.h"
+#include "support/source_scan.h"
 #include "support/temp_repo.h"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 void write(const fs::path& p, const std::string& bytes) { std::ofstream(p, std::ios::binary) << bytes; }
 
@@ -45,9 +38,9 @@ TEST_CASE("create_new makes the file and its folders, and never replaces one", "
   auto root = ws::WorkspaceRoot::open(tmp.path(), "");
   REQUIRE(root.ok());
   REQUIRE(root->create_new("prompts/new/PRa.md", "---\nname: A\n---\n").ok());
-  CHECK(read(tmp.path() + "/prompts/new/PRa.md") == "---\nname: A\n---\n");
+  CHECK(wstest::read_file(tmp.path() + "/prompts/new/PRa.md") == "---\nname: A\n---\n");
   CHECK(rule_of(root->create_new("prompts/new/PRa.md", "other")) == ws::Rule::exists);
-  CHECK(read(tmp.path() + "/prompts/new/PRa.md") == "---\nname: A\n---\n");
+  CHECK(wstest::read_file(tmp.path() + "/prompts/new/PRa.md") == "---\nname: A\n---\n");
   CHECK(rule_of(root->create_new("prompts/PRbig.md", std::string(2000, 'x'), 1000)) == ws::Rule::too_large);
   // Nothing else: no temporary file left by any of them.
   CHECK(names(tmp.path()) == "prompts/\nprompts/new/\nprompts/new/PRa.md\n");
@@ -73,7 +66,7 @@ TEST_CASE("remove_if_holds removes the file only while it holds the bytes shown"
   CHECK(rule_of(changed) == ws::Rule::content_changed);
   CHECK(changed.error().message ==
         "refused to delete 'tasks/TKa.json': the file changed since it was read; nothing was changed");
-  CHECK(read(tmp.path() + "/tasks/TKa.json") == "old");
+  CHECK(wstest::read_file(tmp.path() + "/tasks/TKa.json") == "old");
   REQUIRE(root->remove_if_holds("tasks/TKa.json", "old").ok());
   CHECK(names(tmp.path()) == "tasks/\n");
   CHECK(rule_of(root->remove_if_holds("tasks/TKa.json", "old")) == ws::Rule::not_found);
@@ -85,5 +78,5 @@ TEST_CASE("remove_if_holds removes the file only while it holds the bytes shown"
   fs::create_hard_link(outside.path() + "/target", tmp.path() + "/tasks/TKhard.json");
   CHECK(rule_of(root->remove_if_holds("tasks/TKhard.json", "old")) == ws::Rule::hard_link);
   CHECK(names(tmp.path()) == "tasks/\ntasks/TKhard.json\ntasks/TKlink.json\n");
-  CHECK(read(outside.path() + "/target") == "old");
+  CHECK(wstest::read_file(outside.path() + "/target") == "old");
 }
