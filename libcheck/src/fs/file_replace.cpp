@@ -158,8 +158,12 @@ void remove_temporaries(std::vector<Pending>& pending) {
 
 // Renames the new files over the old ones. Each old file keeps a second
 // name until all are in, so a failed rename can put back those replaced.
+// A single file needs none: its one rename happens or not. It gets none, so
+// a process killed while writing it never leaves a second name behind (nor
+// the file, for that instant, with two links).
 Status rename_all(std::vector<Pending>& pending) {
   for (Pending& p : pending) {
+    if (pending.size() == 1) break;
     std::string backup = "." + p.name + ".ws-old-" + random_suffix();
     if (::linkat(p.dir.get(), p.name.c_str(), p.dir.get(), backup.c_str(), 0) != 0) {
       int e = errno;
