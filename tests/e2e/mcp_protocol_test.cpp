@@ -851,3 +851,69 @@ TEST_CASE("ws mcp's grep names each match's definition from its bytes as they ar
   CHECK(renamed == cli);
   CHECK(c.close() == 0);
 }
+
+TEST_CASE("ws mcp's write and delete open the workspace again once the base, the index or the kind pack changed",
+          "[mcp][protocol][warm]") {
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  repo.git({"checkout", "-q", "-b", "protected"});
+  repo.write(".ws/config.json", "{\"protected\": [\"agents/\"]}\n");
+  repo.commit_all("Protect the agents");
+  repo.git({"checkout", "-q", "-"});
+  // The server's own kind pack, a copy this test may change.
+  wstest::TempDir pack;
+  const std::string kinds = pack.path() + "/kinds";
+  fs::copy(std::string(WS_SOURCE_DIR) + "/schemas/kinds", kinds, fs::copy_options::recursive);
+  wstest::RunOptions extra;
+  extra.env["WS_KINDS_DIR"] = kinds;
+  wstest::McpClient c(repo.path(), {wstest::tool("ws"), "mcp", "--session", "agent"},
+                      wstest::environment(wstest::ws_options(repo.path(), extra)));
+  REQUIRE(c.initialize().contains("result"));
+  int id = 0;
+  auto write = [&](const std::string& path, const std::string& content) {
+    return c.ask(call(++id, "write", {{"path", path}, {"content", content}, {"expected", "absent"}}));
+  };
+  const std::string agent = "{\n  \"name\": \"Warm\"\n}\n";
+  const std::string key = "sk-live-0f3a9c2e7b41d8";
+
+  // Each change is made by another process between two calls: the call
+  // before it is allowed, the one after it answers to the change.
+  records(write("agents/AGwarm01.json", agent));
+  // HEAD moved to a commit whose configuration protects agents/, the index
+  // left as it was (reset --soft): the base alone changed.
+  struct stat before {}, after {};
+  REQUIRE(::stat(repo.abs(".git/index").c_str(), &before) == 0);
+  repo.git({"reset", "-q", "--soft", "protected"});
+  REQUIRE(::stat(repo.abs(".git/index").c_str(), &after) == 0);
+  REQUIRE((before.st_ino == after.st_ino && before.st_mtim.tv_nsec == after.st_mtim.tv_nsec));
+  CHECK(refusal(write("agents/AGwarm02.json", agent)) ==
+        "protected-path: refused path 'agents/AGwarm02.json': protected-path (the workspace protects this path); "
+        "leave it out of the change");
+
+  records(write("prompts/PRwarm03.md", key));
+  repo.write(".secrets/LIVE_KEY", key);
+  repo.git({"add", ".secrets/LIVE_KEY"});  // the index alone: not committed
+  CHECK(refusal(write("prompts/PRwarm04.md", key)) ==
+        "secret: refused path 'prompts/PRwarm04.md': secret (it holds the bytes of a secret, and a secret's "
+        "content is never opened or shown under any path); remove the file or give it other content");
+
+  records(write("skills/SKwarm05.md", "---\nname: warm-five\n---\nSummarize.\n"));
+  {  // skills now read from *.skill.md files only
+    std::ifstream in(kinds + "/skill.json");
+    std::string manifest((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(manifest.find("skills/*.md") != std::string::npos);
+    manifest.replace(manifest.find("skills/*.md"), 11, "skills/*.skill.md");
+    std::ofstream(kinds + "/skill.json", std::ios::trunc) << manifest;
+  }
+  CHECK(refusal(write("skills/SKwarm06.md", "---\nname: warm-six\n---\nSummarize.\n")) ==
+        "not-a-definition: refused to write 'skills/SKwarm06.md': not a definition (no kind reads this path); only "
+        "definitions are written");
+
+  CHECK(c.close() == 0);
+  CHECK(repo.read("agents/AGwarm01.json") == agent);
+  CHECK(repo.read("prompts/PRwarm03.md") == key);
+  CHECK(repo.exists("skills/SKwarm05.md"));
+  CHECK(!repo.exists("agents/AGwarm02.json"));
+  CHECK(!repo.exists("prompts/PRwarm04.md"));
+  CHECK(!repo.exists("skills/SKwarm06.md"));
+}

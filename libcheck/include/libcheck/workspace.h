@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "libcheck/file_stamp.h"
 #include "libcheck/ignore_glob.h"
 #include "libcheck/interrupted_apply.h"
 #include "libcheck/kinds.h"
@@ -114,6 +115,22 @@ Result<Workspace> open_workspace(const OpenOptions& options);
 // trees that `repo`'s object cache already holds (ws-apply reads the
 // proposal's trees once, for its checks and its view).
 Result<Workspace> open_workspace(const OpenOptions& options, std::shared_ptr<Repository> repo);
+
+// What opening a workspace on the index's view (ViewSource::staged) reads
+// that may change while a process keeps the workspace: the base commit,
+// the index file (its stamp and its trailing checksum), and the default
+// kind pack's folder and manifests. The rest of such a workspace comes from
+// these: the base's configuration, the view's .ws/kinds from the index.
+// Taken before an open and equal to one taken later, an open then would
+// give the same workspace (ws mcp keeps the one its write and delete use,
+// ws-mcp(1), WARM STATE).
+struct StagedSources {
+  std::string base_commit;
+  std::string index_checksum;  // the index's last 20 bytes, as read
+  std::vector<FileStamp> files;  // the index, the kind pack's folder, its manifests by name
+  bool operator==(const StagedSources&) const = default;
+};
+Result<StagedSources> staged_sources(const Repository& repo, const OpenOptions& options);
 
 // The workspace's view with every entry: `view` itself, or when that holds
 // the changes only (ViewSpec::changes_only), the same view opened whole.

@@ -80,7 +80,7 @@ ToolOutcome run_write(ToolContext& context, const nlohmann::json& arguments) {
   if (auto bad = parse_expected(expected_text, expected)) return failed(*bad);
   auto ws = open_for_edit(context);
   if (!ws) return failed(ws.error());
-  auto written = write_file(*ws, path, content, expected);
+  auto written = write_file(**ws, path, content, expected);
   if (!written) return failed(written.error());
   Record r = file_record("written", path, *written);
   r["created"] = !expected.has_value();
@@ -94,7 +94,7 @@ ToolOutcome run_delete(ToolContext& context, const nlohmann::json& arguments) {
   if (args.error()) return failed(*args.error());
   auto ws = open_for_edit(context);
   if (!ws) return failed(ws.error());
-  return token.empty() ? delete_pending(context, *ws, path) : delete_confirmed(context, *ws, path, token);
+  return token.empty() ? delete_pending(context, **ws, path) : delete_confirmed(context, **ws, path, token);
 }
 
 }  // namespace ws::mcp::detail

@@ -143,32 +143,24 @@ bool Subscriptions::set_root(const std::string& root) {
 // Looked at as every read looks: a folder on the way that is a link or a
 // mount point is no way in (the file then reads as absent), and the file
 // itself is not followed, so a subscription never watches anything outside.
-Subscriptions::Stamp Subscriptions::stamp_of(const std::string& path) const {
-  Stamp s;
+FileStamp Subscriptions::stamp_of(const std::string& path) const {
   std::size_t slash = path.rfind('/');
   ws::detail::Fd folder;
   int dir = root_.get();
   if (slash != std::string::npos) {
     auto opened = ws::detail::open_dir_beneath(root_.get(), std::string_view(path).substr(0, slash));
-    if (!opened.fd.valid()) return s;
+    if (!opened.fd.valid()) return FileStamp{};
     folder = std::move(opened.fd);
     dir = folder.get();
   }
-  struct stat st;
   const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return s;
-  s.exists = true;
-  s.size = st.st_size;
-  s.mtime_ns = st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
-  s.ctime_ns = st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec;
-  s.ino = st.st_ino;
-  return s;
+  return file_stamp_at(dir, name.c_str(), AT_SYMLINK_NOFOLLOW);
 }
 
 std::vector<std::string> Subscriptions::changed() {
   std::vector<std::string> out;
   for (auto& [path, stamp] : watched_) {
-    Stamp now = stamp_of(path);
+    FileStamp now = stamp_of(path);
     if (now == stamp) continue;
     stamp = now;
     out.push_back(resource_uri(path));

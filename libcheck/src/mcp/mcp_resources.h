@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "confined_open.h"
+#include "libcheck/file_stamp.h"
 #include "libcheck/result.h"
 #include "mcp_tools.h"
 
@@ -38,19 +39,13 @@ class Subscriptions {
   bool watching() const { return !watched_.empty(); }
 
  private:
-  // What fstatat says of a file beneath the root, never through a link: a
-  // change of any of it is a change.
-  struct Stamp {
-    bool exists = false;
-    long long size = 0, mtime_ns = 0, ctime_ns = 0;
-    unsigned long long ino = 0;
-    bool operator==(const Stamp&) const = default;
-  };
-  Stamp stamp_of(const std::string& path) const;
+  // The file beneath the root, never through a link: a change of any of
+  // its stamp is a change.
+  FileStamp stamp_of(const std::string& path) const;
 
   ws::detail::Fd root_;
   // At most 10,000 (kMaxWatched): each is looked at after every message.
-  std::map<std::string, Stamp> watched_;  // by path
+  std::map<std::string, FileStamp> watched_;  // by path
 };
 
 }  // namespace ws::mcp::detail

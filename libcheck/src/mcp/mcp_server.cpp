@@ -1,6 +1,6 @@
 // The MCP server (mcp.h, ws-mcp(1)): JSON-RPC messages in, messages out;
 // the lifecycle, tools/list and tools/call, resources and their
-// subscriptions. Each tool call opens the workspace afresh (mcp_tools.h).
+// subscriptions. Each tool call answers for the files as they are now (mcp_tools.h).
 #include <sys/stat.h>
 
 #include <map>

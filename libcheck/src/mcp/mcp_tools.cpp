@@ -125,11 +125,25 @@ Result<Workspace> open_for_tool(const ToolContext& context, bool changes_only, b
   return open_workspace(oo);
 }
 
-Result<Workspace> open_for_edit(const ToolContext& context) {
+Result<const Workspace*> open_for_edit(ToolContext& context) {
   OpenOptions oo = context.open;
   oo.view.source = ViewSource::staged;
   oo.view.changes_only = true;
-  return open_workspace(oo);
+  if (context.edit) {
+    auto now = staged_sources(*context.edit->workspace.repo, oo);
+    if (now && *now == context.edit->sources) return &context.edit->workspace;
+    context.edit.reset();
+  }
+  auto repo = Repository::open(oo.dir);
+  if (!repo) return repo.error();
+  auto shared = std::make_shared<Repository>(std::move(repo).value());
+  // Taken before the open: a change during it makes the next call open again.
+  auto sources = staged_sources(*shared, oo);
+  if (!sources) return sources.error();
+  auto ws = open_workspace(oo, shared);
+  if (!ws) return ws.error();
+  context.edit.emplace(EditWorkspace{std::move(sources).value(), std::move(ws).value()});
+  return &context.edit->workspace;
 }
 
 ToolOutcome run_ls(ToolContext& context, const nlohmann::json& arguments) {

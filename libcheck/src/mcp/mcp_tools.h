@@ -1,6 +1,8 @@
 // The tools of ws mcp (ws-mcp(1), TOOLS): what each takes, what it answers,
-// and the caps every answer keeps. Each tool opens the workspace afresh, so
-// it answers for the files as they are now, whoever changed them.
+// and the caps every answer keeps. Each tool answers for the files as they
+// are now, whoever changed them: it opens the workspace afresh, but for
+// write and delete, which keep theirs while what it was read from is
+// unchanged (ws-mcp(1), WARM STATE).
 #pragma once
 
 #include <cstddef>
@@ -38,14 +40,23 @@ struct Caps {
   std::size_t bytes = 0;
 };
 
+// The workspace write and delete open, kept with what it was opened from.
+struct EditWorkspace {
+  StagedSources sources;
+  Workspace workspace;
+};
+
 // What every tool call shares: how to open the workspace, the server's
-// caps, the delete tokens handed out and not yet used, and the names of
-// the definitions grep has read (by their bytes, so never stale).
+// caps, the delete tokens handed out and not yet used, the names of the
+// definitions grep has read (by their bytes, so never stale), and the
+// workspace write and delete use (kept while its sources are the same, so
+// never stale either).
 struct ToolContext {
   OpenOptions open;
   Caps caps;
   std::map<std::string, PendingDelete> tokens;
   DefinitionNames names;
+  std::optional<EditWorkspace> edit;
 };
 
 struct ToolSpec {
@@ -81,8 +92,9 @@ Result<Workspace> open_for_tool(const ToolContext& context, bool changes_only, b
 // The workspace as write and delete open it: the index's view (the base's
 // and the index's secrets, the kinds, the configuration), without the walk
 // of the working tree, which they do not need: they read the one file they
-// change from disk themselves (file_edit.h).
-Result<Workspace> open_for_edit(const ToolContext& context);
+// change from disk themselves (file_edit.h). Opened again only when what
+// it was opened from changed (StagedSources); valid until the next call.
+Result<const Workspace*> open_for_edit(ToolContext& context);
 
 // The tools' own functions (mcp_tools.cpp, mcp_edit_tools.cpp).
 ToolOutcome run_ls(ToolContext& context, const nlohmann::json& arguments);
