@@ -237,7 +237,9 @@ class ImpactWalk {
   }
 
   // For each name of the frontier, the usable definitions with a reference
-  // to it, in path order: lists_[i] for frontier[i], in flat_.
+  // to it that no level before listed, in path order: lists_[i] for
+  // frontier[i], in flat_. (Most references lead to a definition listed
+  // already, which stays where it is: they are dropped here.)
   void find_referrers(const std::vector<Reach>& frontier) {
     flat_.clear();
     lists_.assign(frontier.size(), {0, 0});
@@ -248,8 +250,8 @@ class ImpactWalk {
       const Name& name = frontier[i].name;
       from_base.clear();
       if (base_.has_references()) {
-        base_.referrers(name.kind, name.name, [&](std::size_t d) { from_base.push_back(d); });
-        std::erase_if(from_base, [&](NodeId d) { return !node(d); });
+        base_.append_referrers(name.kind, name.name, from_base);
+        std::erase_if(from_base, [&](NodeId d) { return seen_[d] || !node(d); });
       } else if (auto at = scanned.find(name); at != scanned.end()) {
         from_base = std::move(at->second);
       }
@@ -259,8 +261,9 @@ class ImpactWalk {
     }
   }
 
-  // Without a reverse table: every usable base definition read once for
-  // the level, its references to a name of the frontier noted, in path order.
+  // Without a reverse table: every usable base definition no level before
+  // listed, read once for the level, its references to a name of the
+  // frontier noted, in path order.
   std::unordered_map<Name, std::vector<NodeId>, NameHash> scan_base(const std::vector<Reach>& frontier) {
     std::unordered_map<Name, std::vector<NodeId>, NameHash> out;
     std::unordered_set<std::string_view> names;
@@ -269,7 +272,7 @@ class ImpactWalk {
       names.insert(r.name.name);
     }
     for (NodeId d = 0; d < base_.size(); ++d) {
-      const Node* n = node(d);
+      const Node* n = seen_[d] ? nullptr : node(d);
       if (!n) continue;
       n->rec.for_each_ref_if([&](std::string_view name) { return names.count(name) != 0; },
                              [&](const RefView& ref) {
@@ -284,13 +287,14 @@ class ImpactWalk {
   }
 
   // `from_base` (ascending, which is path order) and the changed items that
-  // refer to `name`, merged in path order onto flat_, each once.
+  // refer to `name`, merged in path order onto flat_, each once, leaving out
+  // those a level before listed.
   void merge_with_overlay(const Name& name, const std::vector<NodeId>& from_base) {
     std::pair<std::size_t, std::size_t> refs{0, 0};
     if (const auto* named = overlay_named_[name.kind].find(name.name)) refs = *named;
     std::size_t start = flat_.size();
     auto push = [&](NodeId id) {
-      if (flat_.size() == start || flat_.back() != id) flat_.push_back(id);
+      if (!seen_[id] && (flat_.size() == start || flat_.back() != id)) flat_.push_back(id);
     };
     std::size_t b = 0;
     for (std::size_t at = refs.first; at < refs.second; ++at) {
