@@ -6,7 +6,7 @@
 // walk works on numbers (docs/architecture.md, "Impact"): a definition is a
 // number (the base's, then the changed items' view sides), a name is a kind
 // number and a view of its bytes, each definition is looked at once, and
-// the strings of the result are made at the end, once each.
+// the bytes of the result are copied at the end, once each, into one block.
 #include "impact_walk.h"
 
 #include "flat_name_map.h"
@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <tuple>
@@ -376,13 +377,13 @@ class ImpactWalk {
   }
 
   // The definitions found, by depth then path, each naming the one before
-  // it on its path; the strings are made here, once each.
+  // it on its path.
   void emit(ChangeImpact& out) {
     // found_ is in level order (take_level lists a level after the one
     // before), so only each level needs sorting: by path rank, then by
     // number (the changed items' view sides between the same two base
     // definitions are numbered in path order).
-    std::vector<std::size_t> depth(found_.size()), listed_at(found_.size());
+    std::vector<std::size_t> depth(found_.size());
     std::vector<std::tuple<std::size_t, NodeId, std::size_t>> order(found_.size());  // (path rank, id, index in found_)
     for (std::size_t f = 0; f < found_.size(); ++f) {
       depth[f] = found_[f].parent == kNone ? 1 : depth[found_[f].parent] + 1;
@@ -395,21 +396,58 @@ class ImpactWalk {
       level = end;
     }
     out.reached = std::move(roots_);
-    out.impacted.reserve(order.size());
+    make_impacted(order, depth, out);
+  }
+
+  // out.impacted in `order`, its bytes in one block: each kind's name once,
+  // then each definition's name and path.
+  void make_impacted(const std::vector<std::tuple<std::size_t, NodeId, std::size_t>>& order,
+                     const std::vector<std::size_t>& depth, ChangeImpact& out) {
+    std::vector<std::size_t> kind_at(kinds_.kinds().size(), kNone), listed_at(found_.size());
+    std::size_t size = 0;
     for (const auto& placed : order) {
-      std::size_t f = std::get<2>(placed);
+      const Node& n = found_node(std::get<2>(placed));
+      size += (n.rec.has_name() ? n.rec.name().size() : 0) + n.path.size();
+    }
+    for (const Kind& k : kinds_.kinds()) size += k.name.size();
+    auto text = std::make_shared<std::string>();
+    text->reserve(size);
+    // Offsets first, views at the end: the block is not to move under them.
+    struct At {
+      std::size_t kind, name, path;
+    };
+    std::vector<At> at;
+    at.reserve(order.size());
+    for (const auto& placed : order) {
+      const Node& n = found_node(std::get<2>(placed));
+      std::size_t& kind = kind_at[kind_number(n.kind)];
+      if (kind == kNone) {
+        kind = text->size();
+        text->append(n.kind->name);
+      }
+      std::size_t name = text->size();
+      if (n.rec.has_name()) text->append(n.rec.name());
+      std::size_t path = text->size();
+      text->append(n.path);
+      at.push_back({kind, name, path});
+    }
+    std::string_view bytes(*text);
+    out.impacted.reserve(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      std::size_t f = std::get<2>(order[i]);
       const Node& n = found_node(f);
-      listed_at[f] = out.impacted.size();
+      listed_at[f] = i;
       ImpactedDefinition& d = out.impacted.emplace_back();
-      d.kind = n.kind->name;
-      if (n.rec.has_name()) d.name = n.rec.name();
-      d.path = n.path;
+      d.kind = bytes.substr(at[i].kind, n.kind->name.size());
+      d.name = bytes.substr(at[i].name, at[i].path - at[i].name);
+      d.path = bytes.substr(at[i].path, n.path.size());
       d.reaches = found_[f].root;
       // The one before on the path has a smaller depth: listed already.
       d.via = found_[f].parent == kNone ? ImpactedDefinition::kNone : listed_at[found_[f].parent];
       d.depth = depth[f];
       d.changed = found_[f].id >= base_.size();
     }
+    out.impacted_text = std::move(text);
   }
 
   const KindPack& kinds_;
