@@ -88,7 +88,7 @@ struct ChangeImpact {
   std::vector<ImpactedDefinition> impacted;  // by depth, then path
   // The bytes `impacted` views, shared by copies: the views stay valid
   // while a ChangeImpact holding them lives.
-  std::shared_ptr<const std::string> impacted_text;
+  std::shared_ptr<const char[]> impacted_text;
   // Which limit stopped the walk; `limits` says the bounds it had.
   ImpactTruncation truncated = ImpactTruncation::none;
   ImpactLimits limits;

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -403,44 +404,47 @@ class ImpactWalk {
   // then each definition's name and path.
   void make_impacted(const std::vector<std::tuple<std::size_t, NodeId, std::size_t>>& order,
                      const std::vector<std::size_t>& depth, ChangeImpact& out) {
-    std::vector<std::size_t> kind_at(kinds_.kinds().size(), kNone), listed_at(found_.size());
-    std::size_t size = 0;
-    for (const auto& placed : order) {
-      const Node& n = found_node(std::get<2>(placed));
-      size += (n.rec.has_name() ? n.rec.name().size() : 0) + n.path.size();
-    }
-    for (const Kind& k : kinds_.kinds()) size += k.name.size();
-    auto text = std::make_shared<std::string>();
-    text->reserve(size);
-    // Offsets first, views at the end: the block is not to move under them.
+    // Where each definition's bytes go, worked out first: the block is
+    // sized once and the bytes copied straight to their places.
     struct At {
       std::size_t kind, name, path;
+      bool kind_first = false;  // the first of its kind, which places the kind's name
     };
     std::vector<At> at;
     at.reserve(order.size());
-    for (const auto& placed : order) {
-      const Node& n = found_node(std::get<2>(placed));
+    std::vector<std::size_t> kind_at(kinds_.kinds().size(), kNone);
+    std::size_t size = 0;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const Node& n = found_node(std::get<2>(order[i]));
       std::size_t& kind = kind_at[kind_number(n.kind)];
-      if (kind == kNone) {
-        kind = text->size();
-        text->append(n.kind->name);
+      bool first = kind == kNone;
+      if (first) {
+        kind = size;
+        size += n.kind->name.size();
       }
-      std::size_t name = text->size();
-      if (n.rec.has_name()) text->append(n.rec.name());
-      std::size_t path = text->size();
-      text->append(n.path);
-      at.push_back({kind, name, path});
+      at.push_back({kind, size, size + (n.rec.has_name() ? n.rec.name().size() : 0), first});
+      size = at.back().path + n.path.size();
     }
-    std::string_view bytes(*text);
+    // Every byte is written below, so none is cleared first.
+    std::shared_ptr<char[]> text = std::make_shared_for_overwrite<char[]>(size);
+    char* bytes = text.get();
+    auto put = [&](std::size_t offset, std::string_view s) {
+      if (!s.empty()) std::memcpy(bytes + offset, s.data(), s.size());
+    };
+    std::vector<std::size_t> listed_at(found_.size());
     out.impacted.reserve(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
       std::size_t f = std::get<2>(order[i]);
       const Node& n = found_node(f);
+      std::string_view kind = n.kind->name, name = n.rec.has_name() ? n.rec.name() : std::string_view();
+      if (at[i].kind_first) put(at[i].kind, kind);
+      put(at[i].name, name);
+      put(at[i].path, n.path);
       listed_at[f] = i;
       ImpactedDefinition& d = out.impacted.emplace_back();
-      d.kind = bytes.substr(at[i].kind, n.kind->name.size());
-      d.name = bytes.substr(at[i].name, at[i].path - at[i].name);
-      d.path = bytes.substr(at[i].path, n.path.size());
+      d.kind = std::string_view(bytes + at[i].kind, kind.size());
+      d.name = std::string_view(bytes + at[i].name, name.size());
+      d.path = std::string_view(bytes + at[i].path, n.path.size());
       d.reaches = found_[f].root;
       // The one before on the path has a smaller depth: listed already.
       d.via = found_[f].parent == kNone ? ImpactedDefinition::kNone : listed_at[found_[f].parent];
