@@ -146,8 +146,8 @@ TEST_CASE("impact: paths are kept as a tree, each naming the one before it", "[i
   REQUIRE(impact.impacted.size() == 4);
   std::vector<std::string> listed;
   for (const auto& d : impact.impacted) {
-    std::string line = d.name + " depth " + std::to_string(d.depth) + " reaches " + impact.reached[d.reaches].name + ":";
-    for (const ImpactedDefinition* step : impact.through(d)) line += " " + step->name;
+    std::string line = std::string(d.name) + " depth " + std::to_string(d.depth) + " reaches " + impact.reached[d.reaches].name + ":";
+    for (const ImpactedDefinition* step : impact.through(d)) line += " " + std::string(step->name);
     if (d.via != ImpactedDefinition::kNone) {
       CHECK(d.via < static_cast<std::size_t>(&d - impact.impacted.data()));
       CHECK(impact.impacted[d.via].depth + 1 == d.depth);

@@ -7,7 +7,9 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ws {
@@ -56,12 +58,14 @@ struct Referrer {
 // touches a popular name reaches much of a workspace, along long shared
 // paths, so each path is stored once (ChangeImpact::through spells one
 // out). A definition of the changeset itself is impacted too when its own
-// new references reach another changed name.
+// new references reach another changed name. Its kind, name and path are
+// views of ChangeImpact::impacted_text: ten thousand definitions make one
+// block of bytes, not twenty thousand strings.
 struct ImpactedDefinition {
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-  std::string kind;
-  std::string name;
-  std::string path;
+  std::string_view kind;
+  std::string_view name;  // empty: a file without one
+  std::string_view path;
   std::size_t reaches = 0;  // the changed name: an index in ChangeImpact::reached
   std::size_t via = kNone;  // an index in ChangeImpact::impacted
   std::size_t depth = 1;    // references on its path: 1 when it refers to the changed name
@@ -82,6 +86,9 @@ struct ChangeImpact {
   std::vector<Referrer> referrers;        // by path
   std::vector<ReachedName> reached;       // the names the changes involve, by (kind, name)
   std::vector<ImpactedDefinition> impacted;  // by depth, then path
+  // The bytes `impacted` views, shared by copies: the views stay valid
+  // while a ChangeImpact holding them lives.
+  std::shared_ptr<const char[]> impacted_text;
   // Which limit stopped the walk; `limits` says the bounds it had.
   ImpactTruncation truncated = ImpactTruncation::none;
   ImpactLimits limits;

@@ -49,6 +49,11 @@ class BaseDefinitions {
   // The definitions with a reference to `name` of kind `kind`, ascending.
   virtual void referrers(std::size_t kind, std::string_view name,
                          const std::function<void(std::size_t)>& f) const = 0;
+  // referrers(), appended to `out`: the impact walk asks it of thousands of
+  // names, and a call per definition through `f` cost as much as the lookup.
+  virtual void append_referrers(std::size_t kind, std::string_view name, std::vector<std::size_t>& out) const {
+    referrers(kind, name, [&](std::size_t d) { out.push_back(d); });
+  }
   // Every name of kind `kind`.
   virtual void names(std::size_t kind, const std::function<void(std::string_view)>& f) const = 0;
   // Every (kind, name) that two definitions or more carry.

@@ -390,8 +390,8 @@ std::optional<std::size_t> BaseIndex::find_path(std::string_view path) const {
   return std::nullopt;
 }
 
-void BaseIndex::lookup(const Table& t, std::size_t kind, std::string_view name,
-                       const std::function<void(std::size_t)>& f) const {
+template <class F>
+void BaseIndex::lookup(const Table& t, std::size_t kind, std::string_view name, F&& f) const {
   if (t.keys == 0) return;
   std::size_t mask = t.slots - 1;
   for (std::size_t i = tag_of(kind, name) & mask, probes = 0; probes < t.slots; i = (i + 1) & mask, ++probes) {
@@ -419,6 +419,10 @@ void BaseIndex::owners(std::size_t kind, std::string_view name, const std::funct
 
 void BaseIndex::referrers(std::size_t kind, std::string_view name, const std::function<void(std::size_t)>& f) const {
   lookup(references_, kind, name, f);
+}
+
+void BaseIndex::append_referrers(std::size_t kind, std::string_view name, std::vector<std::size_t>& out) const {
+  lookup(references_, kind, name, [&](std::size_t d) { out.push_back(d); });
 }
 
 void BaseIndex::names(std::size_t kind, const std::function<void(std::string_view)>& f) const {

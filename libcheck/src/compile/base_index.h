@@ -101,6 +101,7 @@ class BaseIndex final : public BaseDefinitions {
   void owners(std::size_t kind, std::string_view name, const std::function<void(std::size_t)>& f) const override;
   bool has_references() const override { return true; }
   void referrers(std::size_t kind, std::string_view name, const std::function<void(std::size_t)>& f) const override;
+  void append_referrers(std::size_t kind, std::string_view name, std::vector<std::size_t>& out) const override;
   void names(std::size_t kind, const std::function<void(std::string_view)>& f) const override;
   void shared_names(const std::function<void(std::size_t kind, std::string_view name)>& f) const override;
 
@@ -110,8 +111,9 @@ class BaseIndex final : public BaseDefinitions {
     std::size_t slots = 0, slot_at = 0;  // a power of two
   };
   bool parse(std::string* why);
-  void lookup(const Table& t, std::size_t kind, std::string_view name,
-              const std::function<void(std::size_t)>& f) const;
+  // Calls f(d) for each definition of the list of (kind, name) in `t`.
+  template <class F>
+  void lookup(const Table& t, std::size_t kind, std::string_view name, F&& f) const;
   void flag_damage() const { damaged_.store(true, std::memory_order_relaxed); }
   // Definition d's path bytes, unchecked; nullopt when out of bounds.
   std::optional<std::string_view> raw_path(std::size_t d) const;

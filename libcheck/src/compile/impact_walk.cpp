@@ -6,14 +6,16 @@
 // walk works on numbers (docs/architecture.md, "Impact"): a definition is a
 // number (the base's, then the changed items' view sides), a name is a kind
 // number and a view of its bytes, each definition is looked at once, and
-// the strings of the result are made at the end, once each.
+// the bytes of the result are copied at the end, once each, into one block.
 #include "impact_walk.h"
 
 #include "flat_name_map.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <tuple>
@@ -237,7 +239,9 @@ class ImpactWalk {
   }
 
   // For each name of the frontier, the usable definitions with a reference
-  // to it, in path order: lists_[i] for frontier[i], in flat_.
+  // to it that no level before listed, in path order: lists_[i] for
+  // frontier[i], in flat_. (Most references lead to a definition listed
+  // already, which stays where it is: they are dropped here.)
   void find_referrers(const std::vector<Reach>& frontier) {
     flat_.clear();
     lists_.assign(frontier.size(), {0, 0});
@@ -248,8 +252,8 @@ class ImpactWalk {
       const Name& name = frontier[i].name;
       from_base.clear();
       if (base_.has_references()) {
-        base_.referrers(name.kind, name.name, [&](std::size_t d) { from_base.push_back(d); });
-        std::erase_if(from_base, [&](NodeId d) { return !node(d); });
+        base_.append_referrers(name.kind, name.name, from_base);
+        std::erase_if(from_base, [&](NodeId d) { return seen_[d] || !node(d); });
       } else if (auto at = scanned.find(name); at != scanned.end()) {
         from_base = std::move(at->second);
       }
@@ -259,8 +263,9 @@ class ImpactWalk {
     }
   }
 
-  // Without a reverse table: every usable base definition read once for
-  // the level, its references to a name of the frontier noted, in path order.
+  // Without a reverse table: every usable base definition no level before
+  // listed, read once for the level, its references to a name of the
+  // frontier noted, in path order.
   std::unordered_map<Name, std::vector<NodeId>, NameHash> scan_base(const std::vector<Reach>& frontier) {
     std::unordered_map<Name, std::vector<NodeId>, NameHash> out;
     std::unordered_set<std::string_view> names;
@@ -269,7 +274,7 @@ class ImpactWalk {
       names.insert(r.name.name);
     }
     for (NodeId d = 0; d < base_.size(); ++d) {
-      const Node* n = node(d);
+      const Node* n = seen_[d] ? nullptr : node(d);
       if (!n) continue;
       n->rec.for_each_ref_if([&](std::string_view name) { return names.count(name) != 0; },
                              [&](const RefView& ref) {
@@ -284,13 +289,14 @@ class ImpactWalk {
   }
 
   // `from_base` (ascending, which is path order) and the changed items that
-  // refer to `name`, merged in path order onto flat_, each once.
+  // refer to `name`, merged in path order onto flat_, each once, leaving out
+  // those a level before listed.
   void merge_with_overlay(const Name& name, const std::vector<NodeId>& from_base) {
     std::pair<std::size_t, std::size_t> refs{0, 0};
     if (const auto* named = overlay_named_[name.kind].find(name.name)) refs = *named;
     std::size_t start = flat_.size();
     auto push = [&](NodeId id) {
-      if (flat_.size() == start || flat_.back() != id) flat_.push_back(id);
+      if (!seen_[id] && (flat_.size() == start || flat_.back() != id)) flat_.push_back(id);
     };
     std::size_t b = 0;
     for (std::size_t at = refs.first; at < refs.second; ++at) {
@@ -372,13 +378,13 @@ class ImpactWalk {
   }
 
   // The definitions found, by depth then path, each naming the one before
-  // it on its path; the strings are made here, once each.
+  // it on its path.
   void emit(ChangeImpact& out) {
     // found_ is in level order (take_level lists a level after the one
     // before), so only each level needs sorting: by path rank, then by
     // number (the changed items' view sides between the same two base
     // definitions are numbered in path order).
-    std::vector<std::size_t> depth(found_.size()), listed_at(found_.size());
+    std::vector<std::size_t> depth(found_.size());
     std::vector<std::tuple<std::size_t, NodeId, std::size_t>> order(found_.size());  // (path rank, id, index in found_)
     for (std::size_t f = 0; f < found_.size(); ++f) {
       depth[f] = found_[f].parent == kNone ? 1 : depth[found_[f].parent] + 1;
@@ -391,21 +397,61 @@ class ImpactWalk {
       level = end;
     }
     out.reached = std::move(roots_);
+    make_impacted(order, depth, out);
+  }
+
+  // out.impacted in `order`, its bytes in one block: each kind's name once,
+  // then each definition's name and path.
+  void make_impacted(const std::vector<std::tuple<std::size_t, NodeId, std::size_t>>& order,
+                     const std::vector<std::size_t>& depth, ChangeImpact& out) {
+    // Where each definition's bytes go, worked out first: the block is
+    // sized once and the bytes copied straight to their places.
+    struct At {
+      std::size_t kind, name, path;
+      bool kind_first = false;  // the first of its kind, which places the kind's name
+    };
+    std::vector<At> at;
+    at.reserve(order.size());
+    std::vector<std::size_t> kind_at(kinds_.kinds().size(), kNone);
+    std::size_t size = 0;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const Node& n = found_node(std::get<2>(order[i]));
+      std::size_t& kind = kind_at[kind_number(n.kind)];
+      bool first = kind == kNone;
+      if (first) {
+        kind = size;
+        size += n.kind->name.size();
+      }
+      at.push_back({kind, size, size + (n.rec.has_name() ? n.rec.name().size() : 0), first});
+      size = at.back().path + n.path.size();
+    }
+    // Every byte is written below, so none is cleared first.
+    std::shared_ptr<char[]> text = std::make_shared_for_overwrite<char[]>(size);
+    char* bytes = text.get();
+    auto put = [&](std::size_t offset, std::string_view s) {
+      if (!s.empty()) std::memcpy(bytes + offset, s.data(), s.size());
+    };
+    std::vector<std::size_t> listed_at(found_.size());
     out.impacted.reserve(order.size());
-    for (const auto& placed : order) {
-      std::size_t f = std::get<2>(placed);
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      std::size_t f = std::get<2>(order[i]);
       const Node& n = found_node(f);
-      listed_at[f] = out.impacted.size();
+      std::string_view kind = n.kind->name, name = n.rec.has_name() ? n.rec.name() : std::string_view();
+      if (at[i].kind_first) put(at[i].kind, kind);
+      put(at[i].name, name);
+      put(at[i].path, n.path);
+      listed_at[f] = i;
       ImpactedDefinition& d = out.impacted.emplace_back();
-      d.kind = n.kind->name;
-      if (n.rec.has_name()) d.name = n.rec.name();
-      d.path = n.path;
+      d.kind = std::string_view(bytes + at[i].kind, kind.size());
+      d.name = std::string_view(bytes + at[i].name, name.size());
+      d.path = std::string_view(bytes + at[i].path, n.path.size());
       d.reaches = found_[f].root;
       // The one before on the path has a smaller depth: listed already.
       d.via = found_[f].parent == kNone ? ImpactedDefinition::kNone : listed_at[found_[f].parent];
       d.depth = depth[f];
       d.changed = found_[f].id >= base_.size();
     }
+    out.impacted_text = std::move(text);
   }
 
   const KindPack& kinds_;

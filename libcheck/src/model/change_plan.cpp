@@ -9,7 +9,7 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-ojson name_or_null(const std::string& name) { return name.empty() ? ojson() : ojson(name); }
+ojson name_or_null(std::string_view name) { return name.empty() ? ojson() : ojson(name); }
 
 ojson change_record(const DefinitionChange& c) {
   ojson j = json_record("change");
