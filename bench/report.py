@@ -196,10 +196,13 @@ def main():
         for tool in ("grep", "build", "write"):
             r = m[tool]
             ok = "yes" if r["ratio"] <= 0.5 else "**no**"
+            note = ""
             if ok == "**no**":
-                missed.append(f"mcp-{tool}-{n}")
+                rid = f"mcp-{tool}-{n}"
+                missed.append(rid)
+                note = f" ([diagnosis](#diag-{rid}))" if rid in anchors else " (not diagnosed yet)"
             mcp_table.append(f"| {tool} / {peers[tool]} | {n} | {r['server_p50_ms']:.1f} | {r['cli_p50_ms']:.1f} "
-                             f"| {r['ratio']:.2f} | ≤ 0.5 | {ok} |")
+                             f"| {r['ratio']:.2f} | ≤ 0.5 | {ok}{note} |")
 
     print("\n".join(table))
     print()
