@@ -909,6 +909,22 @@ TEST_CASE("ws mcp's write and delete open the workspace again once the base, the
         "not-a-definition: refused to write 'skills/SKwarm06.md': not a definition (no kind reads this path); only "
         "definitions are written");
 
+  // The index a link (git's reader and the view's follow it), then the
+  // link turned to another index, one with a second secret staged: the
+  // file it leads to changed, the link's own stamp did not.
+  const std::string other_key = "sk-live-77d0e3b1a95c42";
+  const std::string without = pack.path() + "/index.without", with = pack.path() + "/index.with";
+  fs::copy_file(repo.abs(".git/index"), without);
+  repo.write(".secrets/OTHER_KEY", other_key);
+  repo.git({"add", ".secrets/OTHER_KEY"});
+  fs::copy_file(repo.abs(".git/index"), with);
+  fs::remove(repo.abs(".git/index"));
+  fs::create_symlink(without, repo.abs(".git/index"));
+  records(write("prompts/PRwarm07.md", other_key));
+  fs::create_symlink(with, repo.abs(".git/index.next"));
+  fs::rename(repo.abs(".git/index.next"), repo.abs(".git/index"));
+  CHECK(refusal(write("prompts/PRwarm08.md", other_key)).rfind("secret: ", 0) == 0);
+
   CHECK(c.close() == 0);
   CHECK(repo.read("agents/AGwarm01.json") == agent);
   CHECK(repo.read("prompts/PRwarm03.md") == key);
@@ -916,4 +932,6 @@ TEST_CASE("ws mcp's write and delete open the workspace again once the base, the
   CHECK(!repo.exists("agents/AGwarm02.json"));
   CHECK(!repo.exists("prompts/PRwarm04.md"));
   CHECK(!repo.exists("skills/SKwarm06.md"));
+  CHECK(repo.read("prompts/PRwarm07.md") == other_key);
+  CHECK(!repo.exists("prompts/PRwarm08.md"));
 }

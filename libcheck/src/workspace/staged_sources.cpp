@@ -20,9 +20,10 @@ namespace {
 // The index's stamp, then its checksum: the SHA-1 git writes over the whole
 // file as its last 20 bytes, so a rewrite that kept size and times (an
 // inode reused within one tick of the clock) is still seen. Both from one
-// open file, so they describe the same file.
+// open file, so they describe the same file, opened as the view's reader
+// opens it (index_file.cpp): through a link, the file the link leads to.
 void add_index(const std::string& path, StagedSources& s) {
-  detail::Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+  detail::Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   struct stat st;
   if (!fd.valid() || ::fstat(fd.get(), &st) != 0) {
     s.files.push_back(FileStamp{});
