@@ -924,6 +924,12 @@ TEST_CASE("ws mcp's write and delete open the workspace again once the base, the
   fs::create_symlink(with, repo.abs(".git/index.next"));
   fs::rename(repo.abs(".git/index.next"), repo.abs(".git/index"));
   CHECK(refusal(write("prompts/PRwarm08.md", other_key)).rfind("secret: ", 0) == 0);
+  // A FIFO in the index's place: refused at once, not waited on.
+  fs::remove(repo.abs(".git/index"));
+  REQUIRE(::mkfifo(repo.abs(".git/index").c_str(), 0644) == 0);
+  CHECK(refusal(write("prompts/PRwarm09.md", agent)) ==
+        ": refused '" + repo.abs(".git/index") +
+            "': a FIFO where git reads a regular file; remove it or replace it with a file");
 
   CHECK(c.close() == 0);
   CHECK(repo.read("agents/AGwarm01.json") == agent);
@@ -934,4 +940,5 @@ TEST_CASE("ws mcp's write and delete open the workspace again once the base, the
   CHECK(!repo.exists("skills/SKwarm06.md"));
   CHECK(repo.read("prompts/PRwarm07.md") == other_key);
   CHECK(!repo.exists("prompts/PRwarm08.md"));
+  CHECK(!repo.exists("prompts/PRwarm09.md"));
 }

@@ -22,8 +22,10 @@ namespace {
 // inode reused within one tick of the clock) is still seen. Both from one
 // open file, so they describe the same file, opened as the view's reader
 // opens it (index_file.cpp): through a link, the file the link leads to.
+// Never waiting: a FIFO put there opens at once and is stamped, not read
+// (the open that follows refuses it, git_files.h).
 void add_index(const std::string& path, StagedSources& s) {
-  detail::Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  detail::Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   struct stat st;
   if (!fd.valid() || ::fstat(fd.get(), &st) != 0) {
     s.files.push_back(FileStamp{});
@@ -31,7 +33,8 @@ void add_index(const std::string& path, StagedSources& s) {
   }
   s.files.push_back(file_stamp(st));
   char tail[20];
-  if (st.st_size >= 20 && ::pread(fd.get(), tail, sizeof tail, st.st_size - 20) == sizeof tail)
+  if (S_ISREG(st.st_mode) && st.st_size >= 20 &&
+      ::pread(fd.get(), tail, sizeof tail, st.st_size - 20) == sizeof tail)
     s.index_checksum.assign(tail, sizeof tail);
 }
 
