@@ -538,6 +538,32 @@ TEST_CASE("ws mcp killed at any instant of a write leaves the old bytes or the n
   CHECK(old_seen + new_seen == 8);
 }
 
+TEST_CASE("ws mcp's write of one file gives the old file no second name, at any instant", "[mcp][protocol][disconnect]") {
+  // The kernel's record of every link made (strace), not a kill's timing:
+  // a second name, made and removed, would be left behind by a kill in
+  // between, and the file would have two links meanwhile.
+  TempRepo repo;
+  wstest::commit_example_workspace(repo, "Support desk workspace");
+  const std::string billing = blob_of(repo, "agents/AGbilling01.json");
+  const std::string body = "{\n  \"name\": \"Billing\"\n}\n";
+  wstest::TempDir out;
+  const std::string trace = out.path() + "/strace.out";
+  wstest::McpClient c(repo.path(),
+                      {"/usr/bin/strace", "-f", "-qq", "-e", "trace=link,linkat,rename,renameat,renameat2", "-o", trace,
+                       wstest::tool("ws"), "mcp", "--session", "agent"},
+                      wstest::environment(wstest::traced_options(repo.path())));
+  REQUIRE(c.initialize().contains("result"));
+  records(c.ask(call(1, "write", {{"path", "agents/AGbilling01.json"}, {"content", body}, {"expected", billing}})));
+  CHECK(c.close() == 0);
+  CHECK(repo.read("agents/AGbilling01.json") == body);
+  std::ifstream in(trace);
+  std::string traced((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  INFO(traced);
+  CHECK(traced.find("link") == std::string::npos);
+  // The one rename that puts the new bytes in place.
+  CHECK(std::regex_search(traced, std::regex(R"(rename\w*\(\d+, "\.AGbilling01\.json\.ws-new-\w+", \d+, "AGbilling01\.json")")));
+}
+
 TEST_CASE("ws mcp stopped by SIGTERM finishes the message in hand and exits 0", "[mcp][protocol][disconnect]") {
   TempRepo repo;
   wstest::commit_example_workspace(repo, "Support desk workspace");

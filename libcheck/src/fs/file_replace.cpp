@@ -156,14 +156,10 @@ void remove_temporaries(std::vector<Pending>& pending) {
   }
 }
 
-// Renames the new files over the old ones. Each old file keeps a second
-// name until all are in, so a failed rename can put back those replaced.
-// A single file needs none: its one rename happens or not. It gets none, so
-// a process killed while writing it never leaves a second name behind (nor
-// the file, for that instant, with two links).
-Status rename_all(std::vector<Pending>& pending) {
+// A second name for each old file, so that a failed rename among several
+// can put back those replaced.
+Status keep_backups(std::vector<Pending>& pending) {
   for (Pending& p : pending) {
-    if (pending.size() == 1) break;
     std::string backup = "." + p.name + ".ws-old-" + random_suffix();
     if (::linkat(p.dir.get(), p.name.c_str(), p.dir.get(), backup.c_str(), 0) != 0) {
       int e = errno;
@@ -172,6 +168,17 @@ Status rename_all(std::vector<Pending>& pending) {
     }
     p.backup = backup;
   }
+  return Ok{};
+}
+
+// Renames the new files over the old ones, the old ones kept under a
+// second name until all are in. A single file needs none: its one rename
+// happens or not. It gets none, so a process killed while writing it never
+// leaves a second name behind (nor the file, for that instant, with two
+// links).
+Status rename_all(std::vector<Pending>& pending) {
+  if (pending.size() > 1)
+    if (auto kept = keep_backups(pending); !kept) return kept.error();
   for (std::size_t i = 0; i < pending.size(); ++i) {
     Pending& p = pending[i];
     if (::renameat(p.dir.get(), p.temporary.c_str(), p.dir.get(), p.name.c_str()) == 0) {
