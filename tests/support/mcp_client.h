@@ -34,6 +34,8 @@ class McpClient {
   nlohmann::json initialize();
 
   void signal(int sig) const;
+  // The server's process id (a wrapper that execs it, such as unshare, keeps it).
+  pid_t pid() const { return pid_; }
   // The exit status once the server ends by itself (its input held open):
   // the status, or 128+N when killed by signal N.
   int wait();

@@ -15,6 +15,8 @@
 
 namespace ws {
 
+class TreeWatch;  // the fs layer's (tree_watch.h); opaque here
+
 enum class ChangeStatus : char {
   unchanged = ' ',
   added = 'A',
@@ -98,6 +100,10 @@ struct ViewSpec {
   // will land, the merge of rev into base (merge_result.h; ws-build(1),
   // MERGE RESULTS). Only opening a workspace reads it.
   bool merge = false;
+  // A long-running process's watch of the working tree (ws-mcp(1), WARM
+  // STATE): a working-tree view reuses the stats it vouches for instead of
+  // taking them again. Null: every file is stated (the command-line tools).
+  std::shared_ptr<TreeWatch> watch;
 };
 
 class View {

@@ -402,7 +402,8 @@ Result<View> files_view(ViewInputs& in) {
 Result<std::optional<View>> status_view(ViewInputs& in) {
   auto content = content_of(in.r, in.root, in.size_cap);
   if (!content) return content.error();
-  auto status = detail::worktree_status(in.repo, in.root->path(), in.base_commit, **content, in.spec.changes_only);
+  auto status = detail::worktree_status(in.repo, in.root->path(), in.base_commit, **content, in.spec.changes_only,
+                                        detail::kPrestatMin, in.spec.watch.get());
   if (!status) return status.error();
   if (!status->applicable) return std::optional<View>();
   (*content)->use_walk_links(status->hard_links);

@@ -21,6 +21,7 @@
 #include "libcheck/path_policy.h"
 #include "parallel.h"
 #include "secret_content.h"
+#include "tree_watch.h"
 #include "worktree_walk.h"
 
 namespace ws::detail {
@@ -47,26 +48,7 @@ std::string filters_or_settings(git_repository* repo) {
   return git::attributes_file_outside_tree(repo);
 }
 
-// What the comparison with an index entry needs of a stat, as the index
-// keeps it (32-bit fields): a third of a struct stat, so the stats of
-// 100,000 tracked files taken before the walk fit in 5 MB, not 14.
-struct FileStat {
-  std::uint32_t mtime_s, mtime_ns, ctime_s, ctime_ns, ino, uid, gid;
-  std::uint32_t st_mode;
-  std::uint32_t nlink;  // for the hard-link refusal (note_links)
-  std::uint64_t size;
-};
-
-FileStat file_stat(const struct stat& st) {
-  return FileStat{static_cast<std::uint32_t>(st.st_mtim.tv_sec), static_cast<std::uint32_t>(st.st_mtim.tv_nsec),
-                  static_cast<std::uint32_t>(st.st_ctim.tv_sec), static_cast<std::uint32_t>(st.st_ctim.tv_nsec),
-                  static_cast<std::uint32_t>(st.st_ino),         static_cast<std::uint32_t>(st.st_uid),
-                  static_cast<std::uint32_t>(st.st_gid),         static_cast<std::uint32_t>(st.st_mode),
-                  static_cast<std::uint32_t>(std::min<nlink_t>(st.st_nlink, UINT32_MAX)),
-                  static_cast<std::uint64_t>(st.st_size)};
-}
-
-bool stat_matches(const IndexEntry& e, const FileStat& st) {
+bool stat_matches(const IndexEntry& e, const StatRecord& st) {
   return e.mtime_s == st.mtime_s && e.mtime_ns == st.mtime_ns && e.ctime_s == st.ctime_s &&
          e.ctime_ns == st.ctime_ns && e.ino == st.ino && e.uid == st.uid && e.gid == st.gid;
 }
@@ -81,7 +63,7 @@ bool is_racy(const IndexEntry& e, const struct timespec& index_mtime) {
   return entry >= index;
 }
 
-std::uint32_t mode_of(const FileStat& st) {
+std::uint32_t mode_of(const StatRecord& st) {
   if (S_ISLNK(st.st_mode)) return kModeLink;
   return (st.st_mode & S_IXUSR) ? 0100755 : kModeFile;
 }
@@ -108,7 +90,7 @@ class StatAhead {
       : index_(index),
         n_(index.entries().size()),
         chunks_((n_ + kChunk - 1) / kChunk),
-        stats_(new FileStat[n_]),  // not zeroed: a slot is read only once its chunk says it was written
+        stats_(new StatRecord[n_]),  // not zeroed: a slot is read only once its chunk says it was written
         ok_(new char[n_]),
         done_(new std::atomic<unsigned char>[chunks_]),
         next_(static_cast<std::ptrdiff_t>(chunks_) - 1) {
@@ -123,7 +105,7 @@ class StatAhead {
 
   // The stat of index entry `i` if a helper took it; null: the caller
   // stats the path itself. Tells the helpers how far the walk has got.
-  const FileStat* get(std::size_t i) {
+  const StatRecord* get(std::size_t i) {
     std::size_t c = i / kChunk;
     if (c != walk_at_.load(std::memory_order_relaxed)) walk_at_.store(c, std::memory_order_relaxed);
     if (!done_[c].load(std::memory_order_acquire) || !ok_[i]) return nullptr;
@@ -153,7 +135,7 @@ class StatAhead {
       for (std::size_t i = static_cast<std::size_t>(c) * kChunk; i < end; ++i) {
         p.assign(index_.path(index_.entries()[i]));
         ok_[i] = fstatat(root_fd_, p.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
-        if (ok_[i]) stats_[i] = file_stat(st);
+        if (ok_[i]) stats_[i] = stat_record(st);
       }
       done_[c].store(1, std::memory_order_release);
     }
@@ -162,7 +144,7 @@ class StatAhead {
   const IndexFile& index_;
   const std::size_t n_;
   const std::size_t chunks_;
-  std::unique_ptr<FileStat[]> stats_;
+  std::unique_ptr<StatRecord[]> stats_;
   std::unique_ptr<char[]> ok_;
   std::unique_ptr<std::atomic<unsigned char>[]> done_;  // per chunk: its stats are written
   std::atomic<std::ptrdiff_t> next_;                    // the next chunk a helper takes, counting down
@@ -179,9 +161,9 @@ class StatAhead {
 class StatusBuilder {
  public:
   StatusBuilder(const Repository& repository, const std::string& root_path, const ContentSource& content,
-                bool changes_only)
+                bool changes_only, TreeWatch* watch)
       : repository_(repository), repo_(repository.raw()), root_path_(root_path), content_(content),
-        changes_only_(changes_only) {}
+        changes_only_(changes_only), watch_(watch) {}
 
   // Why libgit2 must answer instead (empty: this path applies so far).
   std::string settings() { return filters_or_settings(repo_); }
@@ -218,17 +200,21 @@ class StatusBuilder {
   // the walk: StatAhead).
   Status walk(std::size_t prestat_min) {
     work_.reserve(index_.entries().size() + 16);
+    watching_ = watch_ && begin_watch();
     // Used only for the paths the walk then reaches through real
     // directories (a path under a symlinked folder is never reached); a
     // folder swapped for a link in between can at worst make a file look
     // unchanged, and its bytes are then read through the confined reader,
     // which refuses the link.
-    if (index_.entries().size() >= prestat_min && worker_count() > 1)
+    if (!watching_ && index_.entries().size() >= prestat_min && worker_count() > 1)
       ahead_.emplace(index_, root_path_, worker_count() - 1);
-    Status walked = walk_worktree(root_path_, [this](const WalkItem& item) -> bool {
-      if (!stop_.empty()) return false;
-      return item.type == WalkItem::Type::dir ? visit_dir(item) : (visit_file(item), false);
-    });
+    Status walked = walk_worktree(
+        root_path_,
+        [this](const WalkItem& item) -> bool {
+          if (!stop_.empty()) return false;
+          return item.type == WalkItem::Type::dir ? visit_dir(item) : (visit_file(item), false);
+        },
+        watching_ ? watch_ : nullptr);
     if (ahead_) ahead_->stop();
     return walked;
   }
@@ -338,6 +324,15 @@ class StatusBuilder {
     return git_ignore_path_is_ignored(&ignored, repo_, std::string(rel).c_str()) == 0 && ignored;
   }
 
+  // The watch's walk begins (tree_watch.h); false: it keeps nothing now.
+  bool begin_watch() {
+    int root_fd = ::open(root_path_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (root_fd < 0) return false;
+    const bool on = watch_->begin_walk(root_fd);
+    ::close(root_fd);
+    return on;
+  }
+
   // Whether the walk enters a folder: one with something tracked below,
   // else one neither ignored nor a nested repository (listed as libgit2
   // lists it).
@@ -355,16 +350,17 @@ class StatusBuilder {
     return false;
   }
 
-  // The stat of the file the walk is at: a helper's, or its own.
-  std::optional<FileStat> stat_of(const WalkItem& item, const IndexEntry* ie) {
+  // The stat of the file the walk is at: the watch's, a helper's, or its own.
+  std::optional<StatRecord> stat_of(const WalkItem& item, const IndexEntry* ie) {
+    if (watching_) return watch_->stat(item.rel, item.dir_fd, item.name);
     const auto at = static_cast<std::size_t>(ie - index_.entries().data());
-    if (const FileStat* taken = ie && ahead_ ? ahead_->get(at) : nullptr) {
+    if (const StatRecord* taken = ie && ahead_ ? ahead_->get(at) : nullptr) {
       ++out_.stated_ahead;
       return *taken;
     }
     struct stat full;
     if (fstatat(item.dir_fd, item.name, &full, AT_SYMLINK_NOFOLLOW) != 0) return std::nullopt;  // gone meanwhile
-    return file_stat(full);
+    return stat_record(full);
   }
 
   void visit_file(const WalkItem& item) {
@@ -374,7 +370,7 @@ class StatusBuilder {
       return;
     }
     const IndexEntry* ie = seek_file(rel);  // stage 0: no conflicts here
-    std::optional<FileStat> st = stat_of(item, ie);
+    std::optional<StatRecord> st = stat_of(item, ie);
     if (!st) return;
     Work w;
     w.mode = mode_of(*st);
@@ -396,14 +392,14 @@ class StatusBuilder {
 
   // A regular file with several names: the refusal the listing shows
   // comes from this stat, not a second one (GitContentSource::refusal).
-  void note_links(std::string_view path, const FileStat& st) {
+  void note_links(std::string_view path, const StatRecord& st) {
     if (S_ISREG(st.st_mode) && st.nlink > 1) out_.hard_links.emplace_back(std::string(path), st.nlink);
   }
 
   // libgit2's rule: a different mode or size is a change without a look at
   // the bytes; other stat differences (or a racily clean entry) are settled
   // by hashing the file.
-  bool unchanged(const WalkItem& item, const IndexEntry& ie, const FileStat& st, const Work& w) const {
+  bool unchanged(const WalkItem& item, const IndexEntry& ie, const StatRecord& st, const Work& w) const {
     const bool same_shape = ie.mode == w.mode && ie.size == static_cast<std::uint32_t>(st.size);
     if (same_shape && stat_matches(ie, st) && !is_racy(ie, index_st_.st_mtim)) return true;
     if (!same_shape && !(ie.size == 0 && st.size > 0)) return false;
@@ -411,7 +407,7 @@ class StatusBuilder {
     return ie.mode == w.mode && !id.empty() && git::hex_equals(id, ie.id);
   }
 
-  static std::string link_id(const WalkItem& item, const FileStat& st) {
+  static std::string link_id(const WalkItem& item, const StatRecord& st) {
     std::string target(static_cast<std::size_t>(st.size) + 1, '\0');
     ssize_t n = readlinkat(item.dir_fd, item.name, target.data(), target.size());
     if (n < 0 || static_cast<std::size_t>(n) >= target.size()) return {};
@@ -518,6 +514,8 @@ class StatusBuilder {
   const std::string& root_path_;
   const ContentSource& content_;
   const bool changes_only_;
+  TreeWatch* const watch_;
+  bool watching_ = false;
   WorktreeStatus out_;
 
   struct stat index_st_ {};
@@ -554,9 +552,9 @@ WorktreeStatus not_applicable(std::string why) {
 
 Result<WorktreeStatus> worktree_status(const Repository& repository, const std::string& root_path,
                                        const std::string& base_commit, const ContentSource& content,
-                                       bool changes_only, std::size_t prestat_min) {
+                                       bool changes_only, std::size_t prestat_min, TreeWatch* watch) {
   if (base_commit.empty()) return not_applicable("no base commit");
-  StatusBuilder status(repository, root_path, content, changes_only);
+  StatusBuilder status(repository, root_path, content, changes_only, watch);
   if (auto why = status.settings(); !why.empty()) return not_applicable(why);
   if (auto why = status.read_index(); !why.empty()) return not_applicable(why);
   if (Status st = status.start_base(base_commit); !st) return st.error();

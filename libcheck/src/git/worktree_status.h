@@ -63,8 +63,12 @@ inline constexpr std::size_t kKeepBudget = std::size_t(32) << 20;
 // fewer are stated by the walk alone, where threads would cost more than
 // they save.
 inline constexpr std::size_t kPrestatMin = 2048;
+// With `watch`, the walk takes a file's stat from it (tree_watch.h), and
+// no helper threads: their stats, taken without a watch set first, could
+// not be kept.
 Result<WorktreeStatus> worktree_status(const Repository& repo, const std::string& root_path,
                                        const std::string& base_commit, const ContentSource& content,
-                                       bool changes_only, std::size_t prestat_min = kPrestatMin);
+                                       bool changes_only, std::size_t prestat_min = kPrestatMin,
+                                       TreeWatch* watch = nullptr);
 
 }  // namespace ws::detail

@@ -22,23 +22,19 @@
 #include "index_refusal.h"
 #include "libcheck/workspace_root.h"
 #include "mount_point.h"
+#include "tree_watch.h"
 
 namespace ws::detail {
 
 namespace {
 
 // A directory's entries as views into one buffer of names, so reading and
-// sorting a folder of 20,000 files moves 16-byte records, not strings.
-struct Child {
-  // The key's first eight bytes, big-endian, zero-padded: comparing these
-  // orders almost every pair of names (a folder of generated ids differs
-  // within eight bytes), so the sort rarely reaches the bytes themselves.
-  // Zero padding sorts a name before any longer name it begins.
-  std::uint64_t prefix;
-  std::uint32_t offset;  // of the key in Dir::names
-  std::uint32_t size;
-  WalkItem::Type type;
-};
+// sorting a folder of 20,000 files moves 24-byte records, not strings. The
+// prefix (the key's first eight bytes) orders almost every pair of names (a
+// folder of generated ids differs within eight bytes), so the sort rarely
+// reaches the bytes themselves. Zero padding sorts a name before any longer
+// name it begins.
+using Child = FolderListing::Entry;
 
 std::uint64_t prefix_of(std::string_view key) {
   std::uint64_t p = 0;
@@ -52,16 +48,16 @@ std::uint64_t prefix_of(std::string_view key) {
   return p;
 }
 
+WalkItem::Type type_of(const Child& c) { return static_cast<WalkItem::Type>(c.type); }
+
 struct Dir {
-  DIR* dir = nullptr;
+  int fd = -1;
   std::string rel;  // "" for the root, else "a/b/"
   // Every child's key, the name with '/' appended for a directory, each
   // followed by a NUL: a file's key is its name for openat and fstatat.
-  std::string names;
-  std::vector<Child> children;
+  FolderListing list;
   std::size_t next = 0;
-  unsigned char ignore_file_type = DT_REG;  // of its .gitignore, when it has one
-  std::string_view key(const Child& c) const { return std::string_view(names).substr(c.offset, c.size); }
+  std::string_view key(const Child& c) const { return list.key(c); }
 };
 
 // Sorts `c` by prefix, least significant byte first: one counting pass
@@ -88,31 +84,34 @@ void radix_sort_by_prefix(std::vector<Child>& c) {
 // a fifth of the walk: bench/DIAGNOSES.md, ls-view), then each run of
 // equal prefixes by the keys themselves.
 void sort_children(Dir& d) {
+  std::vector<Child>& children = d.list.entries;
   auto by_key = [&d](const Child& a, const Child& b) {
     if (a.prefix != b.prefix) return a.prefix < b.prefix;
     return d.key(a) < d.key(b);
   };
   constexpr std::size_t kRadixFrom = 256;  // below, a comparison sort costs less than the counts
-  if (d.children.size() < kRadixFrom) {
-    std::sort(d.children.begin(), d.children.end(), by_key);
+  if (children.size() < kRadixFrom) {
+    std::sort(children.begin(), children.end(), by_key);
     return;
   }
-  radix_sort_by_prefix(d.children);
-  for (auto run = d.children.begin(); run != d.children.end();) {
-    auto past = std::find_if(run + 1, d.children.end(), [&](const Child& c) { return c.prefix != run->prefix; });
+  radix_sort_by_prefix(children);
+  for (auto run = children.begin(); run != children.end();) {
+    auto past = std::find_if(run + 1, children.end(), [&](const Child& c) { return c.prefix != run->prefix; });
     if (past - run > 1) std::sort(run, past, by_key);
     run = past;
   }
 }
 
-// Reads a directory's entries worth looking at, sorted; takes `fd`.
-std::optional<Dir> open_dir(int fd, std::string rel) {
-  DIR* dir = fdopendir(fd);
+// Reads a directory's entries worth looking at into `d`, sorted.
+bool read_dir(Dir& d) {
+  int own = ::dup(d.fd);  // closedir closes it; d.fd stays open for the walk
+  DIR* dir = own < 0 ? nullptr : fdopendir(own);
   if (!dir) {
-    ::close(fd);
-    return std::nullopt;
+    if (own >= 0) ::close(own);
+    return false;
   }
-  Dir d{dir, std::move(rel), {}, {}, 0, DT_REG};
+  d.list.ignore_file_type = DT_REG;  // unless it has one of another type
+  std::string& names = d.list.names;
   while (dirent* de = readdir(dir)) {
     std::string_view name = de->d_name;
     if (name == "." || name == "..") continue;
@@ -120,29 +119,57 @@ std::optional<Dir> open_dir(int fd, std::string rel) {
     unsigned char type = de->d_type;
     if (type == DT_UNKNOWN) {
       struct stat st;
-      if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+      if (fstatat(d.fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
       type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : S_ISREG(st.st_mode) ? DT_REG
            : S_ISFIFO(st.st_mode) ? DT_FIFO : S_ISSOCK(st.st_mode) ? DT_SOCK : S_ISCHR(st.st_mode) ? DT_CHR
            : S_ISBLK(st.st_mode) ? DT_BLK : DT_UNKNOWN;
     }
-    if (name == ".gitignore") d.ignore_file_type = type;
+    if (name == ".gitignore") d.list.ignore_file_type = type;
     WalkItem::Type t;
     if (type == DT_DIR) t = WalkItem::Type::dir;
     else if (type == DT_REG) t = WalkItem::Type::file;
     else if (type == DT_LNK) t = WalkItem::Type::link;
     else continue;  // FIFOs, sockets, devices: never content
-    Child c{0, static_cast<std::uint32_t>(d.names.size()), static_cast<std::uint32_t>(name.size()), t};
-    d.names.append(name);
+    Child c{0, static_cast<std::uint32_t>(names.size()), static_cast<std::uint32_t>(name.size()),
+            static_cast<std::uint8_t>(t)};
+    names.append(name);
     if (t == WalkItem::Type::dir) {
-      d.names.push_back('/');
+      names.push_back('/');
       ++c.size;
     }
-    d.names.push_back('\0');
+    names.push_back('\0');
     c.prefix = prefix_of(d.key(c));
-    d.children.push_back(c);
+    d.list.entries.push_back(c);
   }
+  closedir(dir);
   sort_children(d);
+  return true;
+}
+
+// A directory's entries worth looking at, sorted: as `watch` kept them
+// when it vouches for them, else read now (and kept). Takes `fd`.
+std::optional<Dir> open_dir(int fd, std::string rel, TreeWatch* watch) {
+  Dir d{fd, std::move(rel), {}, 0};
+  if (const FolderListing* kept = watch ? watch->listing(d.rel) : nullptr) {
+    d.list = *kept;
+    return d;
+  }
+  if (!read_dir(d)) {
+    ::close(fd);
+    return std::nullopt;
+  }
+  if (watch) watch->keep_listing(d.rel, d.list);
   return d;
+}
+
+// libgit2 reads a folder's .gitignore when asked about a path in it.
+Status ignore_file_ok(const Dir& d) {
+  return require_regular_ignore_file(d.list.ignore_file_type, d.rel + ".gitignore");
+}
+
+void close_all(std::vector<Dir>& stack) {
+  for (Dir& open : stack) ::close(open.fd);
+  stack.clear();
 }
 
 // The refusal of a folder the walk would enter that lies across a mount.
@@ -154,7 +181,8 @@ Error mount_refusal(std::string_view rel) {
 
 }  // namespace
 
-Status walk_worktree(const std::string& root_path, const std::function<bool(const WalkItem&)>& visit) {
+Status walk_worktree(const std::string& root_path, const std::function<bool(const WalkItem&)>& visit,
+                     TreeWatch* watch) {
   int root_fd = ::open(root_path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (root_fd < 0) return make_error(Errc::environment, "cannot open the workspace root '" + root_path + "'");
   dev_t root_dev;
@@ -163,15 +191,10 @@ Status walk_worktree(const std::string& root_path, const std::function<bool(cons
     return make_error(Errc::environment, "cannot stat the workspace root '" + root_path + "'");
   }
   std::vector<Dir> stack;
-  if (auto root = open_dir(root_fd, "")) stack.push_back(std::move(*root));
-  // libgit2 reads a folder's .gitignore when asked about a path in it.
-  auto ignore_file_ok = [&stack]() -> Status {
-    const Dir& d = stack.back();
-    return require_regular_ignore_file(d.ignore_file_type, d.rel + ".gitignore");
-  };
+  if (auto root = open_dir(root_fd, "", watch)) stack.push_back(std::move(*root));
   if (!stack.empty())
-    if (auto st = ignore_file_ok(); !st) {
-      closedir(stack.back().dir);
+    if (auto st = ignore_file_ok(stack.back()); !st) {
+      close_all(stack);
       return st;
     }
   // `rel` always starts with the folder at the top of the stack's own
@@ -180,34 +203,34 @@ Status walk_worktree(const std::string& root_path, const std::function<bool(cons
   std::string name;
   while (!stack.empty()) {
     Dir& d = stack.back();
-    if (d.next == d.children.size()) {
-      closedir(d.dir);
+    if (d.next == d.list.entries.size()) {
+      ::close(d.fd);
       stack.pop_back();
       continue;
     }
-    const Child& c = d.children[d.next++];
+    const Child& c = d.list.entries[d.next++];
     std::string_view key = d.key(c);
     rel.resize(d.rel.size());
     rel.append(key);
-    // A file's name is its key, NUL-terminated in d.names; a folder's key
+    // A file's name is its key, NUL-terminated in the names; a folder's key
     // ends in '/', so its name is copied.
     const char* name_z = key.data();
-    if (c.type == WalkItem::Type::dir) name_z = name.assign(key.substr(0, key.size() - 1)).c_str();
-    int fd = dirfd(d.dir);
-    if (!visit(WalkItem{c.type, rel, fd, name_z}) || c.type != WalkItem::Type::dir) continue;
+    if (type_of(c) == WalkItem::Type::dir) name_z = name.assign(key.substr(0, key.size() - 1)).c_str();
+    int fd = d.fd;
+    if (!visit(WalkItem{type_of(c), rel, fd, name_z}) || type_of(c) != WalkItem::Type::dir) continue;
+    if (watch) watch->enter_folder(rel, fd, name.c_str());  // before the folder is read
     int sub = openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (sub < 0) continue;
     if (crosses_mount(sub, root_dev)) {
       ::close(sub);
-      Error refused = mount_refusal(rel);
-      for (Dir& open : stack) closedir(open.dir);
-      return refused;
+      close_all(stack);
+      return mount_refusal(rel);
     }
     // `d` and `c` are not used past this point: the push may move them.
-    if (auto child = open_dir(sub, rel)) {
+    if (auto child = open_dir(sub, rel, watch)) {
       stack.push_back(std::move(*child));
-      if (auto st = ignore_file_ok(); !st) {
-        for (Dir& open : stack) closedir(open.dir);
+      if (auto st = ignore_file_ok(stack.back()); !st) {
+        close_all(stack);
         return st;
       }
     }

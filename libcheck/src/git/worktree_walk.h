@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "libcheck/result.h"
+#include "libcheck/view.h"  // TreeWatch
 
 struct git_repository;
 
@@ -33,7 +34,11 @@ struct WalkItem {
 // mount point (or lies on another device) is refused: the walk stops with
 // an error naming it and the rule "mount-point" (ws(7), PATH POLICY);
 // git itself would cross it.
-Status walk_worktree(const std::string& root_path, const std::function<bool(const WalkItem&)>& visit);
+// With `watch` (whose walk has begun: TreeWatch::begin_walk), a folder is
+// watched before it is read, and its entries are taken from the watch
+// while it vouches for them.
+Status walk_worktree(const std::string& root_path, const std::function<bool(const WalkItem&)>& visit,
+                     TreeWatch* watch = nullptr);
 
 // For the views libgit2 computes, whose own walk would cross a mount point:
 // walks the folders git would enter (those with something tracked below,

@@ -122,6 +122,7 @@ Result<Workspace> open_for_tool(const ToolContext& context, bool changes_only, b
   OpenOptions oo = context.open;
   oo.view.changes_only = changes_only;
   oo.prefetch_cache = for_build;
+  oo.view.watch = context.watch;
   return open_workspace(oo);
 }
 

@@ -2,11 +2,13 @@
 // and the caps every answer keeps. Each tool answers for the files as they
 // are now, whoever changed them: it opens the workspace afresh, but for
 // write and delete, which keep theirs while what it was read from is
-// unchanged (ws-mcp(1), WARM STATE).
+// unchanged, and ls, read and build, which reuse the working tree's stats
+// the kernel vouches for (ws-mcp(1), WARM STATE).
 #pragma once
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +20,7 @@
 #include "libcheck/object_id.h"
 #include "libcheck/result.h"
 #include "libcheck/workspace.h"
+#include "tree_watch.h"
 
 namespace ws::mcp::detail {
 
@@ -48,15 +51,19 @@ struct EditWorkspace {
 
 // What every tool call shares: how to open the workspace, the server's
 // caps, the delete tokens handed out and not yet used, the names of the
-// definitions grep has read (by their bytes, so never stale), and the
+// definitions grep has read (by their bytes, so never stale), the
 // workspace write and delete use (kept while its sources are the same, so
-// never stale either).
+// never stale either), and the watch of the working tree.
 struct ToolContext {
   OpenOptions open;
   Caps caps;
   std::map<std::string, PendingDelete> tokens;
   DefinitionNames names;
   std::optional<EditWorkspace> edit;
+  // The working tree's stats, kept between calls while the kernel vouches
+  // for them (tree_watch.h): ls, read, build and the resources use it;
+  // commit, whose answer is the change itself, stats every file.
+  std::shared_ptr<TreeWatch> watch = std::make_shared<TreeWatch>();
 };
 
 struct ToolSpec {
