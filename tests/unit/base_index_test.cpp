@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -255,6 +256,50 @@ TEST_CASE("base index: damage is found, the build made without it, and the file 
     CHECK(repo.read(".git/ws/cache/bases/" + fs::path(file).filename().string()) == good);
     CHECK(build(open(repo), true).stats.base == BuildStats::Base::indexed);
   }
+}
+
+TEST_CASE("base index: named() vouches for a definition's path, kind and name as def() does", "[base-index]") {
+  TempRepo repo;
+  seed(repo);
+  ws::Workspace w = open(repo);
+  (void)build(w, true);
+  const std::string file = index_file(repo);
+  const std::string good = repo.read(".git/ws/cache/bases/" + fs::path(file).filename().string());
+  BaseIndex::Key key{ws::cache_version(), w.kinds.digest(), wstest::chomp(repo.git({"rev-parse", "HEAD"})),
+                     w.config.size_cap};
+  const std::string path = "agents/AGgen4.json";
+  std::optional<std::size_t> gen4;
+  {
+    BaseIndex index;
+    REQUIRE(index.load(file, key, w.kinds).state == BaseIndex::LoadState::loaded);
+    gen4 = index.find_path(path);
+    REQUIRE(gen4);
+    for (std::size_t d = 0; d < index.size(); ++d) {
+      auto named = index.named(d);
+      auto full = index.def(d);
+      REQUIRE(named);
+      REQUIRE(full);
+      CHECK(named->path == full->path);
+      CHECK(named->kind == full->kind);
+      CHECK(named->has_name == full->rec.has_name());
+      CHECK(named->name == (full->rec.has_name() ? full->rec.name() : std::string_view()));
+    }
+    CHECK_FALSE(index.damaged());
+  }
+  // A byte of AGgen4's name, in its record just after its path in the
+  // blob: named() refuses that definition, as def() does.
+  const std::size_t in_name = good.find("Gen4", good.rfind(path) + path.size());
+  REQUIRE(in_name != std::string::npos);
+  std::string bad = good;
+  bad[in_name + 1] = static_cast<char>(bad[in_name + 1] ^ 0x20);
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << bad << std::flush;
+  BaseIndex index;
+  REQUIRE(index.load(file, key, w.kinds).state == BaseIndex::LoadState::loaded);
+  std::vector<std::size_t> refused;
+  for (std::size_t d = 0; d < index.size(); ++d)
+    if (!index.named(d)) refused.push_back(d);
+  CHECK(refused == std::vector<std::size_t>{*gen4});
+  CHECK(index.damaged());
 }
 
 TEST_CASE("base index: --all, --no-cache and an unborn branch read the whole view", "[base-index]") {

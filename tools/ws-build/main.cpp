@@ -150,6 +150,7 @@ int wstools::run_build(int argc, char** argv) {
   ws::ChangeImpact impact;
   if (o.impact) bo.impact = &impact;
   bo.impact_fields = format == ws::OutputFormat::json;
+  bo.impact_referrers = false;  // ws-apply --show's; the Impact section and the plan list `impacted`
   auto result = ws::build(*workspace, bo);
   if (!result) return wscli::report_error(kTool, result.error());
 

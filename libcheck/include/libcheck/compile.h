@@ -48,6 +48,10 @@ struct BuildOptions {
   // Whether `impact` says which fields each change touches
   // (DefinitionChange::fields): a plan shows them, the Impact section not.
   bool impact_fields = true;
+  // Whether `impact` lists the unchanged definitions that name a changed
+  // one directly (ChangeImpact::referrers), as ws-apply --show prints them;
+  // ws-build shows the transitive list (`impacted`) instead.
+  bool impact_referrers = true;
 };
 
 struct BuildStats {

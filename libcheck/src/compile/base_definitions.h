@@ -36,6 +36,21 @@ class BaseDefinitions {
   // Definition `d` (below size()), in path order; nullopt, and damaged()
   // true from then on, when its bytes fail their check.
   virtual std::optional<Def> def(std::size_t d) const = 0;
+
+  // What a walk over many definitions shows of one (impact_walk.cpp): its
+  // path, kind and name, vouched for as def() vouches for them, without the
+  // rest of its record (a base index checks these bytes alone).
+  struct Named {
+    std::string_view path;
+    const Kind* kind = nullptr;
+    bool has_name = false;
+    std::string_view name;
+  };
+  virtual std::optional<Named> named(std::size_t d) const {
+    auto x = def(d);
+    if (!x) return std::nullopt;
+    return Named{x->path, x->kind, x->rec.has_name(), x->rec.has_name() ? x->rec.name() : std::string_view()};
+  }
   // True once a definition or a table was found damaged: answers given
   // since may be wrong, and the build must be made without them.
   virtual bool damaged() const { return false; }

@@ -15,7 +15,8 @@ namespace ws::compile_detail {
 namespace {
 
 constexpr std::string_view kMagic = "WSBASEIX";
-constexpr std::size_t kDefSize = 32, kKeySize = 20;
+constexpr std::size_t kDefSize = 48, kKeySize = 20;
+constexpr std::uint32_t kNameOnlyFlag = 1, kHasNameFlag = 2;
 // Far above any workspace's (a few hundred bytes per definition, twice).
 constexpr std::uint64_t kMaxFileSize = std::uint64_t(8) << 30;
 
@@ -48,6 +49,11 @@ std::uint32_t tag_of(std::size_t kind, std::string_view name) {
 
 std::uint64_t def_hash(std::string_view path, std::string_view record) {
   return XXH3_64bits_withSeed(record.data(), record.size(), XXH3_64bits(path.data(), path.size()));
+}
+
+// A definition's path, name and whether it has one: what named() checks.
+std::uint64_t name_hash(std::string_view path, bool has_name, std::string_view name) {
+  return XXH3_64bits_withSeed(name.data(), name.size(), XXH3_64bits(path.data(), path.size()) ^ (has_name ? 1 : 2));
 }
 
 std::size_t slot_count(std::size_t keys) {
@@ -202,9 +208,15 @@ void put_definitions(detail::CacheWriter& out, const KindPack& kinds, const std:
     put_u32(def, record.size());
     at += record.size();
     put_u16(def, kind_index(kinds, v.kind));
-    put_u16(def, v.kind->never_read ? 1 : 0);
+    const bool has_name = v.rec.has_name();
+    put_u16(def, (v.kind->never_read ? kNameOnlyFlag : 0) | (has_name ? kHasNameFlag : 0));
     put_u32(def, BaseIndex::kNoItem);
     put_u64(def, def_hash(v.path, record));
+    const std::string_view name = has_name ? v.rec.name() : std::string_view();
+    // The name is a view into the record, which the blob holds just before `at`.
+    put_u32(def, has_name ? at - record.size() + static_cast<std::uint64_t>(name.data() - record.data()) : 0);
+    put_u32(def, name.size());
+    put_u64(def, name_hash(v.path, has_name, name));
     out.put(def);
   }
 }
@@ -354,9 +366,31 @@ std::optional<BaseIndex::Def> BaseIndex::def(std::size_t d) const {
   }
   out.kind = &kinds_->kinds()[kind];
   out.rec = RecordView(record);
-  out.name_only = (u16(bytes_, at + 18) & 1) != 0;
+  out.name_only = (u16(bytes_, at + 18) & kNameOnlyFlag) != 0;
   out.item = u32(bytes_, at + 20);
   return out;
+}
+
+std::optional<BaseDefinitions::Named> BaseIndex::named(std::size_t d) const {
+  if (d >= defs_) {
+    flag_damage();
+    return std::nullopt;
+  }
+  std::size_t at = def_at_ + d * kDefSize;
+  std::size_t kind = u16(bytes_, at + 16);
+  const bool has_name = (u16(bytes_, at + 18) & kHasNameFlag) != 0;
+  std::size_t name_off = u32(bytes_, at + 32), name_len = u32(bytes_, at + 36);
+  auto path = raw_path(d);
+  if (!path || name_off > blob_len_ || name_len > blob_len_ - name_off || kind >= kinds_->kinds().size()) {
+    flag_damage();
+    return std::nullopt;
+  }
+  std::string_view name = bytes_.substr(blob_at_ + name_off, name_len);
+  if (name_hash(*path, has_name, name) != get(bytes_, at + 40, 8)) {
+    flag_damage();
+    return std::nullopt;
+  }
+  return Named{*path, &kinds_->kinds()[kind], has_name, name};
 }
 
 std::optional<std::string_view> BaseIndex::raw_path(std::size_t d) const {

@@ -22,9 +22,12 @@
 //   · u32 reference keys · u32 symbol slots · u32 reference slots
 //   · u32 list length · u32 name bytes · u64 blob bytes
 //   · definitions: u32 path offset · u32 path length · u32 record offset
-//       · u32 record length · u16 kind · u16 flags (bit 0: name only)
-//       · u32 0xffffffff (item numbers are one build's own)
-//       · u64 XXH3 of the record seeded with XXH3 of the path
+//       · u32 record length · u16 kind · u16 flags (bit 0: name only,
+//       bit 1: has a name) · u32 0xffffffff (item numbers are one build's
+//       own) · u64 XXH3 of the record seeded with XXH3 of the path
+//       · u32 name offset · u32 name length (the name's bytes within the
+//       record) · u64 XXH3 of the name seeded with XXH3 of the path and
+//       the flag (named(): a walk over many definitions checks these alone)
 //   · symbol keys, then reference keys: u32 name offset · u32 name length
 //       · u32 kind · u32 list offset · u32 list length
 //   · symbol slots, then reference slots: u32 key + 1, or 0 (open addressing)
@@ -56,7 +59,7 @@ namespace ws::compile_detail {
 
 class BaseIndex final : public BaseDefinitions {
  public:
-  static constexpr std::uint32_t kFormatVersion = 1;
+  static constexpr std::uint32_t kFormatVersion = 2;
 
   // What a file must have been made for to be used.
   struct Key {
@@ -96,6 +99,7 @@ class BaseIndex final : public BaseDefinitions {
   // Definitions that were read from their bytes (not from their name only).
   std::size_t read_count() const { return read_; }
   std::optional<Def> def(std::size_t d) const override;
+  std::optional<Named> named(std::size_t d) const override;
   bool damaged() const override { return damaged_.load(std::memory_order_relaxed); }
   std::optional<std::size_t> find_path(std::string_view path) const override;
   void owners(std::size_t kind, std::string_view name, const std::function<void(std::size_t)>& f) const override;

@@ -135,12 +135,13 @@ class ReferrerScan {
 
 ChangeImpact change_impact(const KindPack& kinds, const std::vector<Item>& items, const BaseDefinitions& base,
                            bool base_has_changed_paths, const ImpactLimits& limits,
-                           const std::function<std::vector<std::string>(const Item&)>& fields) {
+                           const std::function<std::vector<std::string>(const Item&)>& fields,
+                           bool with_referrers) {
   ChangeImpact out;
   for (const auto& it : items)
     if (it.changed) item_changes(it, out.changes, fields);
   Reached reached = reached_names(out.changes);
-  out.referrers = ReferrerScan(kinds, items, base, base_has_changed_paths, reached).run();
+  if (with_referrers) out.referrers = ReferrerScan(kinds, items, base, base_has_changed_paths, reached).run();
   walk_impact(kinds, items, base, base_has_changed_paths, reached, limits, out);
   return out;
 }

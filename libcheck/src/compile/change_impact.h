@@ -21,9 +21,11 @@ namespace ws::compile_detail {
 // changed are not unchanged and are left out.
 // `fields`, when given, says which fields of a changed item's definition
 // differ (DefinitionChange::fields); the definitions impacted directly and
-// transitively are walked within `limits` (impact_walk.h).
+// transitively are walked within `limits` (impact_walk.h). Without
+// `with_referrers`, ChangeImpact::referrers is left empty.
 ChangeImpact change_impact(const KindPack& kinds, const std::vector<Item>& items, const BaseDefinitions& base,
                            bool base_has_changed_paths, const ImpactLimits& limits = {},
-                           const std::function<std::vector<std::string>(const Item&)>& fields = {});
+                           const std::function<std::vector<std::string>(const Item&)>& fields = {},
+                           bool with_referrers = true);
 
 }  // namespace ws::compile_detail

@@ -559,7 +559,8 @@ Result<BuildResult> compile_whole(const View& view, const KindPack& kinds, const
     compile_detail::check_symbols(kinds, reading->items, unchanged, false, options.all, reading->diags);
     if (options.impact)
       *options.impact = compile_detail::change_impact(kinds, reading->items, unchanged, false, options.impact_limits,
-                                                      changed_fields_of(view, config, options));
+                                                      changed_fields_of(view, config, options),
+                                                      options.impact_referrers);
   }
   BuildResult result = finish(*reading, config);
   if (then) then(reading->items, result);
@@ -576,7 +577,7 @@ Result<std::optional<BuildResult>> compile_on(const View& view, const KindPack& 
   compile_detail::check_symbols(kinds, reading->items, base, true, options.all, reading->diags);
   if (options.impact)
     *options.impact = compile_detail::change_impact(kinds, reading->items, base, true, options.impact_limits,
-                                                    changed_fields_of(view, config, options));
+                                                    changed_fields_of(view, config, options), options.impact_referrers);
   if (base.damaged()) return std::optional<BuildResult>();
   return std::optional<BuildResult>(finish(*reading, config));
 }

@@ -43,11 +43,10 @@ struct NameHash {
   }
 };
 
-struct Node {
-  std::string_view path;
-  const Kind* kind = nullptr;
-  RecordView rec;
-};
+// What the walk shows of a definition (BaseDefinitions::Named): its
+// record's references are read through the base index's reverse table, or
+// for a changed item from its item.
+using Node = BaseDefinitions::Named;
 
 // A name to find the referrers of: a changed one (from == kNone), or the
 // name of a definition found at the level before.
@@ -137,7 +136,7 @@ class ImpactWalk {
       NodeId id = base_.size() + o;
       const Node* n = node(id);
       if (!n) continue;
-      n->rec.for_each_ref([&](const RefView& ref) {
+      items_[overlay_[o]].view.rec.for_each_ref([&](const RefView& ref) {
         if (const Kind* k = kinds_.by_name(ref.target_kind)) overlay_refs_.push_back({{kind_number(k), ref.name}, id});
       });
     }
@@ -182,14 +181,14 @@ class ImpactWalk {
     if (state_[id] == State::unknown) {
       state_[id] = State::left_out;
       if (id < base_.size()) {
-        auto d = changed_in_base_[id] ? std::nullopt : base_.def(id);
+        auto d = changed_in_base_[id] ? std::nullopt : base_.named(id);
         if (d && d->kind) {
-          nodes_[id] = Node{d->path, d->kind, d->rec};
+          nodes_[id] = *d;
           state_[id] = State::usable;
         }
       } else {
         const Side& v = items_[overlay_[id - base_.size()]].view;
-        nodes_[id] = Node{v.path, v.kind, v.rec};
+        nodes_[id] = Node{v.path, v.kind, v.rec.has_name(), v.rec.has_name() ? v.rec.name() : std::string_view()};
         state_[id] = State::usable;
       }
     }
@@ -200,8 +199,8 @@ class ImpactWalk {
   const Node& found_node(std::size_t f) const { return nodes_[found_[f].id]; }
 
   std::optional<Name> name_of(const Node& n) const {
-    if (!n.rec.has_name()) return std::nullopt;
-    return Name{kind_number(n.kind), n.rec.name()};
+    if (!n.has_name) return std::nullopt;
+    return Name{kind_number(n.kind), n.name};
   }
 
   // Whether frontier entry a's name comes before b's in (kind, name) order.
@@ -275,8 +274,9 @@ class ImpactWalk {
     }
     for (NodeId d = 0; d < base_.size(); ++d) {
       const Node* n = seen_[d] ? nullptr : node(d);
-      if (!n) continue;
-      n->rec.for_each_ref_if([&](std::string_view name) { return names.count(name) != 0; },
+      auto full = n ? base_.def(d) : std::nullopt;  // its references, here only (no reverse table)
+      if (!full) continue;
+      full->rec.for_each_ref_if([&](std::string_view name) { return names.count(name) != 0; },
                              [&](const RefView& ref) {
                                const Kind* k = kinds_.by_name(ref.target_kind);
                                if (!k) return;
@@ -422,7 +422,7 @@ class ImpactWalk {
         kind = size;
         size += n.kind->name.size();
       }
-      at.push_back({kind, size, size + (n.rec.has_name() ? n.rec.name().size() : 0), first});
+      at.push_back({kind, size, size + n.name.size(), first});
       size = at.back().path + n.path.size();
     }
     // Every byte is written below, so none is cleared first.
@@ -436,7 +436,7 @@ class ImpactWalk {
     for (std::size_t i = 0; i < order.size(); ++i) {
       std::size_t f = std::get<2>(order[i]);
       const Node& n = found_node(f);
-      std::string_view kind = n.kind->name, name = n.rec.has_name() ? n.rec.name() : std::string_view();
+      std::string_view kind = n.kind->name, name = n.name;
       if (at[i].kind_first) put(at[i].kind, kind);
       put(at[i].name, name);
       put(at[i].path, n.path);
