@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "compile_internal.h"
@@ -46,6 +47,14 @@ class BaseDefinitions {
     bool has_name = false;
     std::string_view name;
   };
+  // A hint that named(d) comes soon: `stage` 0 fetches what says where its
+  // bytes are, stage 1 (a little later) the bytes themselves. A walk over
+  // thousands of definitions of a large index otherwise waits on memory
+  // for each, one after another.
+  virtual void prefetch_named(std::size_t d, int stage) const {
+    (void)d;
+    (void)stage;
+  }
   virtual std::optional<Named> named(std::size_t d) const {
     auto x = def(d);
     if (!x) return std::nullopt;
@@ -68,6 +77,16 @@ class BaseDefinitions {
   // names, and a call per definition through `f` cost as much as the lookup.
   virtual void append_referrers(std::size_t kind, std::string_view name, std::vector<std::size_t>& out) const {
     referrers(kind, name, [&](std::size_t d) { out.push_back(d); });
+  }
+  // append_referrers of each of `names` in turn, `ends` gaining where each
+  // one's stretch of `out` ends. A base index fetches a few names ahead.
+  using KindName = std::pair<std::size_t, std::string_view>;
+  virtual void append_referrers_of(const std::vector<KindName>& names, std::vector<std::size_t>& out,
+                                   std::vector<std::size_t>& ends) const {
+    for (const auto& [kind, name] : names) {
+      append_referrers(kind, name, out);
+      ends.push_back(out.size());
+    }
   }
   // Every name of kind `kind`.
   virtual void names(std::size_t kind, const std::function<void(std::string_view)>& f) const = 0;

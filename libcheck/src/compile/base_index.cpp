@@ -1,6 +1,8 @@
 #include "base_index.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <filesystem>
 #include <utility>
 
@@ -34,8 +36,13 @@ void put_str(std::string& out, std::string_view s) {
   out.append(s);
 }
 
+// The file is little-endian: on such a machine one load, else byte by byte.
 std::uint64_t get(std::string_view b, std::size_t at, int width) {
   std::uint64_t v = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(&v, b.data() + at, static_cast<std::size_t>(width));
+    return v;
+  }
   for (int i = 0; i < width; ++i) v |= std::uint64_t(static_cast<unsigned char>(b[at + i])) << (8 * i);
   return v;
 }
@@ -393,6 +400,19 @@ std::optional<BaseDefinitions::Named> BaseIndex::named(std::size_t d) const {
   return Named{*path, &kinds_->kinds()[kind], has_name, name};
 }
 
+void BaseIndex::prefetch_named(std::size_t d, int stage) const {
+  if (d >= defs_) return;
+  const std::size_t at = def_at_ + d * kDefSize;
+  if (stage == 0) {
+    __builtin_prefetch(bytes_.data() + at);
+    return;
+  }
+  // Hints only: an offset past the blob is fetched from nowhere.
+  std::size_t path_off = u32(bytes_, at), name_off = u32(bytes_, at + 32);
+  if (path_off < blob_len_) __builtin_prefetch(bytes_.data() + blob_at_ + path_off);
+  if (name_off < blob_len_) __builtin_prefetch(bytes_.data() + blob_at_ + name_off);
+}
+
 std::optional<std::string_view> BaseIndex::raw_path(std::size_t d) const {
   std::size_t at = def_at_ + d * kDefSize;
   std::size_t off = u32(bytes_, at), len = u32(bytes_, at + 4);
@@ -426,9 +446,15 @@ std::optional<std::size_t> BaseIndex::find_path(std::string_view path) const {
 
 template <class F>
 void BaseIndex::lookup(const Table& t, std::size_t kind, std::string_view name, F&& f) const {
+  lookup_tagged(t, kind, name, tag_of(kind, name), f);
+}
+
+template <class F>
+void BaseIndex::lookup_tagged(const Table& t, std::size_t kind, std::string_view name, std::uint32_t tag,
+                              F&& f) const {
   if (t.keys == 0) return;
   std::size_t mask = t.slots - 1;
-  for (std::size_t i = tag_of(kind, name) & mask, probes = 0; probes < t.slots; i = (i + 1) & mask, ++probes) {
+  for (std::size_t i = tag & mask, probes = 0; probes < t.slots; i = (i + 1) & mask, ++probes) {
     std::uint32_t slot = u32(bytes_, t.slot_at + i * 4);
     if (slot == 0) return;
     if (slot > t.keys) return flag_damage();
@@ -444,6 +470,43 @@ void BaseIndex::lookup(const Table& t, std::size_t kind, std::string_view name, 
       f(d);
     }
     return;
+  }
+}
+
+// Stage 0 fetches the slot a tag leads to; stage 1, once that is in, the
+// key it names; stage 2, the key's name and list. Hints only: nothing is
+// checked or used here, and a slot or key out of range is not fetched.
+void BaseIndex::prefetch_lookup(const Table& t, std::uint32_t tag, int stage) const {
+  if (t.keys == 0) return;
+  const std::size_t slot_at = t.slot_at + (tag & (t.slots - 1)) * 4;
+  if (stage == 0) {
+    __builtin_prefetch(bytes_.data() + slot_at);
+    return;
+  }
+  std::uint32_t slot = u32(bytes_, slot_at);
+  if (slot == 0 || slot > t.keys) return;
+  const std::size_t at = t.key_at + (slot - 1) * kKeySize;
+  if (stage == 1) {
+    __builtin_prefetch(bytes_.data() + at);
+    return;
+  }
+  std::size_t name_off = u32(bytes_, at), list_off = u32(bytes_, at + 12);
+  if (name_off < names_len_) __builtin_prefetch(bytes_.data() + names_at_ + name_off);
+  if (list_off < list_len_) __builtin_prefetch(bytes_.data() + list_at_ + list_off * 4);
+}
+
+void BaseIndex::append_referrers_of(const std::vector<KindName>& names, std::vector<std::size_t>& out,
+                                    std::vector<std::size_t>& ends) const {
+  std::vector<std::uint32_t> tags(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) tags[i] = tag_of(names[i].first, names[i].second);
+  constexpr std::size_t kAhead = 12;
+  const std::size_t n = names.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) prefetch_lookup(references_, tags[i + kAhead], 0);
+    if (i + 2 * kAhead / 3 < n) prefetch_lookup(references_, tags[i + 2 * kAhead / 3], 1);
+    if (i + kAhead / 3 < n) prefetch_lookup(references_, tags[i + kAhead / 3], 2);
+    lookup_tagged(references_, names[i].first, names[i].second, tags[i], [&](std::size_t d) { out.push_back(d); });
+    ends.push_back(out.size());
   }
 }
 

@@ -100,6 +100,9 @@ class BaseIndex final : public BaseDefinitions {
   std::size_t read_count() const { return read_; }
   std::optional<Def> def(std::size_t d) const override;
   std::optional<Named> named(std::size_t d) const override;
+  void prefetch_named(std::size_t d, int stage) const override;
+  void append_referrers_of(const std::vector<KindName>& names, std::vector<std::size_t>& out,
+                           std::vector<std::size_t>& ends) const override;
   bool damaged() const override { return damaged_.load(std::memory_order_relaxed); }
   std::optional<std::size_t> find_path(std::string_view path) const override;
   void owners(std::size_t kind, std::string_view name, const std::function<void(std::size_t)>& f) const override;
@@ -118,6 +121,9 @@ class BaseIndex final : public BaseDefinitions {
   // Calls f(d) for each definition of the list of (kind, name) in `t`.
   template <class F>
   void lookup(const Table& t, std::size_t kind, std::string_view name, F&& f) const;
+  template <class F>
+  void lookup_tagged(const Table& t, std::size_t kind, std::string_view name, std::uint32_t tag, F&& f) const;
+  void prefetch_lookup(const Table& t, std::uint32_t tag, int stage) const;
   void flag_damage() const { damaged_.store(true, std::memory_order_relaxed); }
   // Definition d's path bytes, unchecked; nullopt when out of bounds.
   std::optional<std::string_view> raw_path(std::size_t d) const;

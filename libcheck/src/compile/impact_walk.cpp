@@ -246,19 +246,39 @@ class ImpactWalk {
     lists_.assign(frontier.size(), {0, 0});
     std::unordered_map<Name, std::vector<NodeId>, NameHash> scanned;
     if (!base_.has_references()) scanned = scan_base(frontier);
+    if (base_.has_references()) look_at_referrers(frontier);
     std::vector<NodeId> from_base;
     for (std::size_t i = 0; i < frontier.size(); ++i) {
       const Name& name = frontier[i].name;
       from_base.clear();
       if (base_.has_references()) {
-        base_.append_referrers(name.kind, name.name, from_base);
-        std::erase_if(from_base, [&](NodeId d) { return seen_[d] || !node(d); });
+        for (std::size_t at = referrers_at_[i]; at < referrers_at_[i + 1]; ++at)
+          if (NodeId d = referrers_[at]; !seen_[d] && state_[d] == State::usable) from_base.push_back(d);
       } else if (auto at = scanned.find(name); at != scanned.end()) {
         from_base = std::move(at->second);
       }
       std::size_t start = flat_.size();
       merge_with_overlay(name, from_base);
       lists_[i] = {start, flat_.size()};
+    }
+  }
+
+  // Every name's referrers in the base's reverse table (referrers_, the
+  // stretch of frontier[i] from referrers_at_[i]), each not listed before
+  // looked at (node()) once, with its bytes fetched a few definitions
+  // ahead: in a large index each is a wait on memory otherwise.
+  void look_at_referrers(const std::vector<Reach>& frontier) {
+    referrers_.clear();
+    referrers_at_.assign(1, 0);
+    names_.clear();
+    for (const Reach& r : frontier) names_.emplace_back(r.name.kind, r.name.name);
+    base_.append_referrers_of(names_, referrers_, referrers_at_);
+    constexpr std::size_t kAhead = 16;
+    const std::size_t n = referrers_.size();
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j + kAhead < n) base_.prefetch_named(referrers_[j + kAhead], 0);
+      if (j + kAhead / 2 < n) base_.prefetch_named(referrers_[j + kAhead / 2], 1);
+      if (!seen_[referrers_[j]]) node(referrers_[j]);
     }
   }
 
@@ -475,6 +495,9 @@ class ImpactWalk {
   std::vector<std::size_t> through_;  // by index in found_ from this level's first: its frontier entry
   std::vector<Found> found_;
   std::vector<NodeId> flat_;
+  std::vector<NodeId> referrers_;           // a level's names' referrers in the base, one stretch each
+  std::vector<std::size_t> referrers_at_;  // where each stretch starts, and the end
+  std::vector<BaseDefinitions::KindName> names_;  // the level's names, asked of the base at once
   std::vector<std::pair<std::size_t, std::size_t>> lists_;
 };
 
