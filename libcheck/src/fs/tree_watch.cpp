@@ -105,7 +105,6 @@ void TreeWatch::reset() {
 }
 
 bool TreeWatch::begin_walk(int root_fd) {
-  reused_ = reused_listings_ = 0;
   if (fd_ < 0) return false;
   // What the last walk kept is what this one may reuse, less what the
   // events since then concern.
@@ -114,6 +113,11 @@ bool TreeWatch::begin_walk(int root_fd) {
   cursor_ = 0;
   read_events();
   if (mounts_changed()) reset();
+  if (mountinfo_fd_ < 0) {  // a mount could no longer be told: inactive from now on
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    return false;
+  }
   if (fd_ < 0 || !same_root(root_fd)) return false;
   enter_folder("", root_fd, nullptr);
   return usable_root_;
@@ -147,10 +151,6 @@ bool TreeWatch::mounts_changed() {
   if (::poll(&p, 1, 0) <= 0 || !(p.revents & (POLLPRI | POLLERR))) return false;
   ::close(mountinfo_fd_);  // a descriptor opened now starts from this table
   mountinfo_fd_ = open_mountinfo();
-  if (mountinfo_fd_ < 0) {
-    ::close(fd_);
-    fd_ = -1;  // cannot tell any more: inactive from now on
-  }
   return true;
 }
 
@@ -227,7 +227,6 @@ const detail::FolderListing* TreeWatch::listing(std::string_view rel) {
   if (fd_ < 0 || !usable_root_) return nullptr;
   auto it = listings_.find(std::string(rel));
   if (it == listings_.end()) return nullptr;
-  ++reused_listings_;
   return &it->second;
 }
 
@@ -249,7 +248,6 @@ std::optional<detail::StatRecord> TreeWatch::stat(std::string_view rel, int dir_
   const bool watched = fd_ >= 0 && usable_root_ && folder_watched(folder_of(rel));
   if (watched)
     if (const detail::StatRecord* st = kept(rel)) {
-      ++reused_;
       now_.add(rel, *st);
       return *st;
     }

@@ -88,7 +88,9 @@ class TreeWatch {
   void enter_folder(std::string_view rel, int parent_fd, const char* name);
   // The stat of the file (or link) `rel`, named `name` in the open folder
   // `dir_fd`, not following a link: the kept one, or taken now (after a
-  // watch is set on it) and kept. nullopt: it is gone.
+  // watch is set on it) and kept. nullopt: it is gone. A walk asks in
+  // bytewise order of the paths (its own order); one asked out of order is
+  // taken afresh.
   std::optional<detail::StatRecord> stat(std::string_view rel, int dir_fd, const char* name);
 
   // The entries of folder `rel` as a walk last read them, if no name in it
@@ -97,11 +99,6 @@ class TreeWatch {
   const detail::FolderListing* listing(std::string_view rel);
   // What the walk read of folder `rel` after enter_folder(rel).
   void keep_listing(std::string_view rel, const detail::FolderListing& listing);
-
-  // Of the current walk: how many stats and folders' entries were given
-  // from what was kept.
-  std::size_t reused() const { return reused_; }
-  std::size_t reused_listings() const { return reused_listings_; }
 
  private:
   // A kept stat, its path at `offset` in its walk's names.
@@ -145,8 +142,6 @@ class TreeWatch {
   std::unordered_map<std::string, detail::FolderListing> listings_;  // folder → its entries
   std::string last_folder_ = std::string(1, '\0');  // the folder of the last stat asked for, and whether it is watched
   bool last_folder_watched_ = false;
-  std::size_t reused_ = 0;
-  std::size_t reused_listings_ = 0;
 };
 
 }  // namespace ws
