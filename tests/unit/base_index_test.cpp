@@ -211,15 +211,35 @@ TEST_CASE("base index: a file made for another key is not used", "[base-index]")
   CHECK(missing.load(index_file(repo) + "0", key, w.kinds).state == BaseIndex::LoadState::missing);
 }
 
-TEST_CASE("base index: damage is found, the build made without it, and the file made again", "[base-index]") {
+namespace {
+
+// The seeded workspace built once, so that its base's index is on disk:
+// the file, its bytes and the key it was made for.
+struct Indexed {
   TempRepo repo;
-  seed(repo);
-  ws::Workspace w = open(repo);
-  (void)build(w, true);
-  const std::string file = index_file(repo);
-  const std::string good = repo.read(".git/ws/cache/bases/" + fs::path(file).filename().string());
-  BaseIndex::Key key{ws::cache_version(), w.kinds.digest(), wstest::chomp(repo.git({"rev-parse", "HEAD"})),
-                     w.config.size_cap};
+  ws::Workspace w;
+  std::string file, good;
+  BaseIndex::Key key;
+  Indexed() {
+    seed(repo);
+    w = open(repo);
+    (void)build(w, true);
+    file = index_file(repo);
+    good = repo.read(".git/ws/cache/bases/" + fs::path(file).filename().string());
+    key = BaseIndex::Key{ws::cache_version(), w.kinds.digest(), wstest::chomp(repo.git({"rev-parse", "HEAD"})),
+                         w.config.size_cap};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("base index: damage is found, the build made without it, and the file made again", "[base-index]") {
+  Indexed indexed;
+  TempRepo& repo = indexed.repo;
+  ws::Workspace& w = indexed.w;
+  const std::string& file = indexed.file;
+  const std::string& good = indexed.good;
+  const BaseIndex::Key& key = indexed.key;
   BaseIndex parsed;
   REQUIRE(parsed.load(file, key, w.kinds).state == BaseIndex::LoadState::loaded);
   // A byte of the tables (the first definition's, just after the header,
@@ -259,14 +279,11 @@ TEST_CASE("base index: damage is found, the build made without it, and the file 
 }
 
 TEST_CASE("base index: named() vouches for a definition's path, kind and name as def() does", "[base-index]") {
-  TempRepo repo;
-  seed(repo);
-  ws::Workspace w = open(repo);
-  (void)build(w, true);
-  const std::string file = index_file(repo);
-  const std::string good = repo.read(".git/ws/cache/bases/" + fs::path(file).filename().string());
-  BaseIndex::Key key{ws::cache_version(), w.kinds.digest(), wstest::chomp(repo.git({"rev-parse", "HEAD"})),
-                     w.config.size_cap};
+  Indexed indexed;
+  ws::Workspace& w = indexed.w;
+  const std::string& file = indexed.file;
+  const std::string& good = indexed.good;
+  const BaseIndex::Key& key = indexed.key;
   const std::string path = "agents/AGgen4.json";
   std::optional<std::size_t> gen4;
   {
