@@ -73,18 +73,15 @@ class BaseDefinitions {
   // The definitions with a reference to `name` of kind `kind`, ascending.
   virtual void referrers(std::size_t kind, std::string_view name,
                          const std::function<void(std::size_t)>& f) const = 0;
-  // referrers(), appended to `out`: the impact walk asks it of thousands of
-  // names, and a call per definition through `f` cost as much as the lookup.
-  virtual void append_referrers(std::size_t kind, std::string_view name, std::vector<std::size_t>& out) const {
-    referrers(kind, name, [&](std::size_t d) { out.push_back(d); });
-  }
-  // append_referrers of each of `names` in turn, `ends` gaining where each
-  // one's stretch of `out` ends. A base index fetches a few names ahead.
+  // referrers() of each of `names` in turn, appended to `out`, `ends`
+  // gaining where each one's stretch ends: the impact walk asks it of
+  // thousands of names at once, and a base index answers without a call
+  // per definition and fetches a few names ahead.
   using KindName = std::pair<std::size_t, std::string_view>;
   virtual void append_referrers_of(const std::vector<KindName>& names, std::vector<std::size_t>& out,
                                    std::vector<std::size_t>& ends) const {
     for (const auto& [kind, name] : names) {
-      append_referrers(kind, name, out);
+      referrers(kind, name, [&](std::size_t d) { out.push_back(d); });
       ends.push_back(out.size());
     }
   }

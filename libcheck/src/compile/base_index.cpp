@@ -518,10 +518,6 @@ void BaseIndex::referrers(std::size_t kind, std::string_view name, const std::fu
   lookup(references_, kind, name, f);
 }
 
-void BaseIndex::append_referrers(std::size_t kind, std::string_view name, std::vector<std::size_t>& out) const {
-  lookup(references_, kind, name, [&](std::size_t d) { out.push_back(d); });
-}
-
 void BaseIndex::names(std::size_t kind, const std::function<void(std::string_view)>& f) const {
   for (std::size_t k = 0; k < symbols_.keys; ++k) {
     std::size_t at = symbols_.key_at + k * kKeySize;

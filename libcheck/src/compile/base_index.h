@@ -108,7 +108,6 @@ class BaseIndex final : public BaseDefinitions {
   void owners(std::size_t kind, std::string_view name, const std::function<void(std::size_t)>& f) const override;
   bool has_references() const override { return true; }
   void referrers(std::size_t kind, std::string_view name, const std::function<void(std::size_t)>& f) const override;
-  void append_referrers(std::size_t kind, std::string_view name, std::vector<std::size_t>& out) const override;
   void names(std::size_t kind, const std::function<void(std::string_view)>& f) const override;
   void shared_names(const std::function<void(std::size_t kind, std::string_view name)>& f) const override;
 
