@@ -8,6 +8,7 @@
 #include <fstream>
 #include <optional>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -231,6 +232,20 @@ struct Indexed {
   }
 };
 
+// Where the record of the definition at `path` starts in the file: the
+// blob, which holds the records alone, is the file's last part.
+std::size_t record_at(const Indexed& indexed, const std::string& path) {
+  BaseIndex index;
+  REQUIRE(index.load(indexed.file, indexed.key, indexed.w.kinds).state == BaseIndex::LoadState::loaded);
+  auto d = index.find_path(path);
+  REQUIRE(d);
+  const std::string record(index.def(*d)->rec.bytes());
+  const std::size_t at = indexed.good.rfind(record);
+  REQUIRE(at != std::string::npos);
+  REQUIRE(indexed.good.find(record) == at);  // one copy, or the byte damaged below could be another's
+  return at;
+}
+
 }  // namespace
 
 TEST_CASE("base index: damage is found, the build made without it, and the file made again", "[base-index]") {
@@ -243,11 +258,11 @@ TEST_CASE("base index: damage is found, the build made without it, and the file 
   BaseIndex parsed;
   REQUIRE(parsed.load(file, key, w.kinds).state == BaseIndex::LoadState::loaded);
   // A byte of the tables (the first definition's, just after the header,
-  // which ends 52 bytes after the base commit's id), then one of the
+  // which ends 60 bytes after the base commit's id), then one of the
   // record of AGgen4, which the build below must read: its handoff to Gen5
-  // breaks (a record follows its path in the blob).
-  const std::size_t in_tables = good.find(key.base_commit) + key.base_commit.size() + 52 + 5;
-  const std::size_t in_record = good.rfind("agents/AGgen4.json") + std::string("agents/AGgen4.json").size() + 2;
+  // breaks.
+  const std::size_t in_tables = good.find(key.base_commit) + key.base_commit.size() + 60 + 5;
+  const std::size_t in_record = record_at(indexed, "agents/AGgen4.json") + 2;
   repo.remove("agents/AGgen5.json");
   const std::string expected = report(build(open(repo), false));
   for (std::size_t at : {in_tables, in_record}) {
@@ -285,12 +300,14 @@ TEST_CASE("base index: named() vouches for a definition's path, kind and name as
   const std::string& good = indexed.good;
   const BaseIndex::Key& key = indexed.key;
   const std::string path = "agents/AGgen4.json";
+  const std::size_t in_record = record_at(indexed, path) + 2;
   std::optional<std::size_t> gen4;
   {
     BaseIndex index;
     REQUIRE(index.load(file, key, w.kinds).state == BaseIndex::LoadState::loaded);
     gen4 = index.find_path(path);
     REQUIRE(gen4);
+    std::set<std::uint32_t> numbers;
     for (std::size_t d = 0; d < index.size(); ++d) {
       auto named = index.named(d);
       auto full = index.def(d);
@@ -300,23 +317,54 @@ TEST_CASE("base index: named() vouches for a definition's path, kind and name as
       CHECK(named->kind == full->kind);
       CHECK(named->has_name == full->rec.has_name());
       CHECK(named->name == (full->rec.has_name() ? full->rec.name() : std::string_view()));
+      // A name's number is the one number_of gives it, below name_numbers().
+      const std::size_t kind = static_cast<std::size_t>(named->kind - w.kinds.kinds().data());
+      if (!named->has_name) {
+        CHECK(named->number == BaseIndex::kNoNumber);
+        continue;
+      }
+      CHECK(named->number == index.number_of(kind, named->name));
+      CHECK(named->number < index.name_numbers());
+      numbers.insert(named->number);
+      // Its referrers found by number are those found by name.
+      std::vector<std::size_t> by_name, by_number, ends;
+      index.referrers(kind, named->name, [&](std::size_t r) { by_name.push_back(r); });
+      index.append_referrers_of({{kind, named->name, named->number}}, by_number, ends);
+      CHECK(by_number == by_name);
+      CHECK(ends == std::vector<std::size_t>{by_name.size()});
     }
+    CHECK(numbers.size() == index.name_numbers());
+    const ws::Kind* agent = w.kinds.by_name("agent");
+    CHECK(index.number_of(static_cast<std::size_t>(agent - w.kinds.kinds().data()), "Nobody") == BaseIndex::kNoNumber);
     CHECK_FALSE(index.damaged());
   }
-  // A byte of AGgen4's name, in its record just after its path in the
-  // blob: named() refuses that definition, as def() does.
-  const std::size_t in_name = good.find("Gen4", good.rfind(path) + path.size());
-  REQUIRE(in_name != std::string::npos);
-  std::string bad = good;
-  bad[in_name + 1] = static_cast<char>(bad[in_name + 1] ^ 0x20);
-  std::ofstream(file, std::ios::binary | std::ios::trunc) << bad << std::flush;
-  BaseIndex index;
-  REQUIRE(index.load(file, key, w.kinds).state == BaseIndex::LoadState::loaded);
-  std::vector<std::size_t> refused;
-  for (std::size_t d = 0; d < index.size(); ++d)
-    if (!index.named(d)) refused.push_back(d);
-  CHECK(refused == std::vector<std::size_t>{*gen4});
-  CHECK(index.damaged());
+  // A byte of AGgen4's record: named() reads none, def() refuses it.
+  {
+    std::string bad = good;
+    bad[in_record] = static_cast<char>(bad[in_record] ^ 0x20);
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << bad << std::flush;
+    BaseIndex index;
+    REQUIRE(index.load(file, key, w.kinds).state == BaseIndex::LoadState::loaded);
+    std::vector<std::size_t> refused;
+    for (std::size_t d = 0; d < index.size(); ++d) {
+      CHECK(index.named(d));
+      if (!index.def(d)) refused.push_back(d);
+    }
+    CHECK(refused == std::vector<std::size_t>{*gen4});
+    CHECK(index.damaged());
+  }
+  // A byte of its path or of a name: what named() reads is checked whole at
+  // load, and the file is refused.
+  for (std::size_t at : {good.find(path) + 3, good.find("Gen4")}) {
+    REQUIRE(at < in_record);
+    std::string bad = good;
+    bad[at] = static_cast<char>(bad[at] ^ 0x20);
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << bad << std::flush;
+    BaseIndex index;
+    auto loaded = index.load(file, key, w.kinds);
+    CHECK(loaded.state == BaseIndex::LoadState::rejected);
+    CHECK(loaded.reason == "bad checksum");
+  }
 }
 
 TEST_CASE("base index: --all, --no-cache and an unborn branch read the whole view", "[base-index]") {

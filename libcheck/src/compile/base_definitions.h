@@ -38,14 +38,29 @@ class BaseDefinitions {
   // true from then on, when its bytes fail their check.
   virtual std::optional<Def> def(std::size_t d) const = 0;
 
+  // A number for each (kind, name) that a definition carries, below
+  // name_numbers(), or kNoNumber: a walk over thousands of definitions
+  // (impact_walk.cpp) tells their names apart, and finds who refers to
+  // them, by number instead of by hashing their bytes. A base that numbers
+  // no names answers kNoNumber throughout.
+  static constexpr std::uint32_t kNoNumber = 0xffffffffu;
+  virtual std::size_t name_numbers() const { return 0; }
+  // The number of (kind, name), or kNoNumber when no definition carries it.
+  virtual std::uint32_t number_of(std::size_t kind, std::string_view name) const {
+    (void)kind;
+    (void)name;
+    return kNoNumber;
+  }
+
   // What a walk over many definitions shows of one (impact_walk.cpp): its
   // path, kind and name, vouched for as def() vouches for them, without the
-  // rest of its record (a base index checks these bytes alone).
+  // rest of its record (a base index reads only what its load checked).
   struct Named {
     std::string_view path;
     const Kind* kind = nullptr;
     bool has_name = false;
     std::string_view name;
+    std::uint32_t number = kNoNumber;  // the name's
   };
   // A hint that named(d) comes soon: `stage` 0 fetches what says where its
   // bytes are, stage 1 (a little later) the bytes themselves. A walk over
@@ -76,12 +91,17 @@ class BaseDefinitions {
   // referrers() of each of `names` in turn, appended to `out`, `ends`
   // gaining where each one's stretch ends: the impact walk asks it of
   // thousands of names at once, and a base index answers without a call
-  // per definition and fetches a few names ahead.
-  using KindName = std::pair<std::size_t, std::string_view>;
-  virtual void append_referrers_of(const std::vector<KindName>& names, std::vector<std::size_t>& out,
+  // per definition, finds a numbered name's list from its number and
+  // fetches a few names ahead.
+  struct WalkName {
+    std::size_t kind = 0;
+    std::string_view name;
+    std::uint32_t number = kNoNumber;  // number_of(kind, name)
+  };
+  virtual void append_referrers_of(const std::vector<WalkName>& names, std::vector<std::size_t>& out,
                                    std::vector<std::size_t>& ends) const {
-    for (const auto& [kind, name] : names) {
-      referrers(kind, name, [&](std::size_t d) { out.push_back(d); });
+    for (const WalkName& n : names) {
+      referrers(n.kind, n.name, [&](std::size_t d) { out.push_back(d); });
       ends.push_back(out.size());
     }
   }

@@ -20,21 +20,24 @@
 //   · str base commit · u64 size cap · u32 kind count
 //   · u32 definitions · u32 read definitions · u32 symbol keys
 //   · u32 reference keys · u32 symbol slots · u32 reference slots
-//   · u32 list length · u32 name bytes · u64 blob bytes
-//   · definitions: u32 path offset · u32 path length · u32 record offset
-//       · u32 record length · u16 kind · u16 flags (bit 0: name only,
-//       bit 1: has a name) · u32 0xffffffff (item numbers are one build's
-//       own) · u64 XXH3 of the record seeded with XXH3 of the path
-//       · u32 name offset · u32 name length (the name's bytes within the
-//       record) · u64 XXH3 of the name seeded with XXH3 of the path and
-//       the flag (named(): a walk over many definitions checks these alone)
-//   · symbol keys, then reference keys: u32 name offset · u32 name length
-//       · u32 kind · u32 list offset · u32 list length
+//   · u32 list length · u32 name bytes · u64 path bytes · u64 blob bytes
+//   · definitions: u32 path offset · u32 path length (in the path bytes)
+//       · u32 record offset · u32 record length (in the blob) · u16 kind
+//       · u16 flags (bit 0: name only) · u32 its name's symbol key + 1, or
+//       0 when it has none · u64 XXH3 of the record seeded with XXH3 of
+//       the path
+//   · symbol keys: u32 name offset · u32 name length · u32 kind · u32 list
+//       offset · u32 list length (the definitions with that name) · u32
+//       list offset · u32 list length (those that refer to it)
+//   · reference keys: u32 name offset · u32 name length · u32 kind · u32
+//       list offset · u32 list length
 //   · symbol slots, then reference slots: u32 key + 1, or 0 (open addressing)
-//   · lists: u32 definition numbers, ascending · name bytes
-//   · u64 XXH3 of everything before it · blob: paths and records
-// The tables are checked whole when the file is loaded; a definition's path
-// and record when it is first looked at, so a build reads the few it needs.
+//   · lists: u32 definition numbers, ascending · name bytes · path bytes
+//   · u64 XXH3 of everything before it · blob: records
+// Everything but the records is checked whole when the file is loaded; a
+// definition's record when it is first looked at, so a build reads the few
+// it needs. A walk over many definitions (named(), the symbol keys as name
+// numbers) reads only what the load checked.
 // A file that fails either check is not used (damaged() tells the caller,
 // which then builds without it).
 #pragma once
@@ -59,7 +62,7 @@ namespace ws::compile_detail {
 
 class BaseIndex final : public BaseDefinitions {
  public:
-  static constexpr std::uint32_t kFormatVersion = 2;
+  static constexpr std::uint32_t kFormatVersion = 3;
 
   // What a file must have been made for to be used.
   struct Key {
@@ -101,7 +104,9 @@ class BaseIndex final : public BaseDefinitions {
   std::optional<Def> def(std::size_t d) const override;
   std::optional<Named> named(std::size_t d) const override;
   void prefetch_named(std::size_t d, int stage) const override;
-  void append_referrers_of(const std::vector<KindName>& names, std::vector<std::size_t>& out,
+  std::size_t name_numbers() const override { return symbols_.keys; }
+  std::uint32_t number_of(std::size_t kind, std::string_view name) const override;
+  void append_referrers_of(const std::vector<WalkName>& names, std::vector<std::size_t>& out,
                            std::vector<std::size_t>& ends) const override;
   bool damaged() const override { return damaged_.load(std::memory_order_relaxed); }
   std::optional<std::size_t> find_path(std::string_view path) const override;
@@ -114,15 +119,23 @@ class BaseIndex final : public BaseDefinitions {
  private:
   struct Table {
     std::size_t keys = 0, key_at = 0;    // count and offset of its keys
+    std::size_t key_size = 20;           // bytes a key
     std::size_t slots = 0, slot_at = 0;  // a power of two
   };
   bool parse(std::string* why);
   // Calls f(d) for each definition of the list of (kind, name) in `t`.
   template <class F>
   void lookup(const Table& t, std::size_t kind, std::string_view name, F&& f) const;
+  // The number of (kind, name)'s key in `t`, found from `tag` (tag_of).
+  std::optional<std::size_t> find_key(const Table& t, std::size_t kind, std::string_view name,
+                                      std::uint32_t tag) const;
+  // Calls f(d) for each definition of the list whose offset and length are
+  // at `list_field` + 12 and + 16.
   template <class F>
-  void lookup_tagged(const Table& t, std::size_t kind, std::string_view name, std::uint32_t tag, F&& f) const;
+  void each_listed(std::size_t list_field, F&& f) const;
   void prefetch_lookup(const Table& t, std::uint32_t tag, int stage) const;
+  // The name of symbol key `key`, which must be of kind `kind`.
+  std::optional<std::string_view> symbol_name(std::size_t key, std::size_t kind) const;
   void flag_damage() const { damaged_.store(true, std::memory_order_relaxed); }
   // Definition d's path bytes, unchecked; nullopt when out of bounds.
   std::optional<std::string_view> raw_path(std::size_t d) const;
@@ -131,7 +144,8 @@ class BaseIndex final : public BaseDefinitions {
   detail::MappedFile mapped_;
   std::string_view bytes_;
   std::size_t defs_ = 0, read_ = 0;
-  std::size_t def_at_ = 0, list_at_ = 0, list_len_ = 0, names_at_ = 0, names_len_ = 0, blob_at_ = 0, blob_len_ = 0;
+  std::size_t def_at_ = 0, list_at_ = 0, list_len_ = 0, names_at_ = 0, names_len_ = 0, paths_at_ = 0, paths_len_ = 0;
+  std::size_t blob_at_ = 0, blob_len_ = 0;
   Table symbols_, references_;
   mutable std::atomic<bool> damaged_{false};
 };

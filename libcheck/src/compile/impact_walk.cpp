@@ -29,12 +29,21 @@ namespace {
 using NodeId = std::size_t;  // below base.size(): a base definition; else a changed item's view side
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 
-// A name: its kind (an index in the kind pack) and its bytes, which live in
-// a record or in the names reached, both of which outlive the walk.
+constexpr std::uint32_t kNoNumber = BaseDefinitions::kNoNumber;
+
+// A name: its kind (an index in the kind pack), its bytes, which live in
+// the base, a record or the names reached, all of which outlive the walk,
+// and its number in the base (BaseDefinitions::number_of), which every
+// name a base definition carries has: two names are one when their
+// numbers are, and a numbered name is never an unnumbered one.
 struct Name {
   std::size_t kind = 0;
   std::string_view name;
-  bool operator==(const Name& o) const { return kind == o.kind && name == o.name; }
+  std::uint32_t number = kNoNumber;
+  bool operator==(const Name& o) const {
+    if (number != kNoNumber || o.number != kNoNumber) return number == o.number;
+    return kind == o.kind && name == o.name;
+  }
 };
 
 struct NameHash {
@@ -73,7 +82,8 @@ class ImpactWalk {
   ImpactWalk(const KindPack& kinds, const std::vector<Item>& items, const BaseDefinitions& base, bool filter,
              const ImpactLimits& limits)
       : kinds_(kinds), items_(items), base_(base), limits_(limits), kind_rank_(kinds.kinds().size()),
-        overlay_named_(kinds.kinds().size()), walked_(kinds.kinds().size()) {
+        overlay_named_(kinds.kinds().size()), walked_(kinds.kinds().size()),
+        walked_numbers_(base.name_numbers(), kNone), overlay_numbers_(base.name_numbers(), false) {
     rank_kinds();
     std::vector<std::size_t> changed_in_base;
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -101,7 +111,7 @@ class ImpactWalk {
       const Kind* kind = kinds_.by_name(key.first);
       if (!kind) continue;  // no definition can refer to it
       roots_.push_back({key.first, key.second, what});
-      frontier.push_back({{kind_number(kind), key.second}, kNone, roots_.size() - 1});
+      frontier.push_back({numbered(kind_number(kind), key.second), kNone, roots_.size() - 1});
     }
     for (std::size_t depth = 1; !frontier.empty(); ++depth) {
       frontier = one_per_new_name(frontier);
@@ -120,6 +130,9 @@ class ImpactWalk {
 
   std::size_t kind_number(const Kind* k) const { return static_cast<std::size_t>(k - kinds_.kinds().data()); }
 
+  // A name not read from a base definition, with its number in the base.
+  Name numbered(std::size_t kind, std::string_view name) const { return {kind, name, base_.number_of(kind, name)}; }
+
   // The kinds in name order: levels are walked in (kind name, name) order.
   void rank_kinds() {
     std::vector<std::size_t> order(kind_rank_.size());
@@ -137,7 +150,8 @@ class ImpactWalk {
       const Node* n = node(id);
       if (!n) continue;
       items_[overlay_[o]].view.rec.for_each_ref([&](const RefView& ref) {
-        if (const Kind* k = kinds_.by_name(ref.target_kind)) overlay_refs_.push_back({{kind_number(k), ref.name}, id});
+        if (const Kind* k = kinds_.by_name(ref.target_kind))
+          overlay_refs_.push_back({numbered(kind_number(k), ref.name), id});
       });
     }
     std::sort(overlay_refs_.begin(), overlay_refs_.end(), [](const OverlayRef& a, const OverlayRef& b) {
@@ -150,6 +164,7 @@ class ImpactWalk {
       auto [range, fresh] = overlay_named_[name.kind].try_emplace(name.name);
       if (fresh) range->second.first = at;
       range->second.second = at + 1;
+      if (name.number != kNoNumber) overlay_numbers_[name.number] = true;
     }
   }
 
@@ -162,7 +177,7 @@ class ImpactWalk {
       std::size_t lo = 0, hi = base_.size();
       while (lo < hi) {
         std::size_t mid = lo + (hi - lo) / 2;
-        auto d = base_.def(mid);
+        auto d = base_.named(mid);
         if (d && d->path < path) lo = mid + 1;
         else hi = mid;
       }
@@ -188,7 +203,10 @@ class ImpactWalk {
         }
       } else {
         const Side& v = items_[overlay_[id - base_.size()]].view;
-        nodes_[id] = Node{v.path, v.kind, v.rec.has_name(), v.rec.has_name() ? v.rec.name() : std::string_view()};
+        const bool has_name = v.rec.has_name();
+        const std::string_view name = has_name ? v.rec.name() : std::string_view();
+        nodes_[id] = Node{v.path, v.kind, has_name, name,
+                          has_name ? base_.number_of(kind_number(v.kind), name) : kNoNumber};
         state_[id] = State::usable;
       }
     }
@@ -200,7 +218,7 @@ class ImpactWalk {
 
   std::optional<Name> name_of(const Node& n) const {
     if (!n.has_name) return std::nullopt;
-    return Name{kind_number(n.kind), n.name};
+    return Name{kind_number(n.kind), n.name, n.number};
   }
 
   // Whether frontier entry a's name comes before b's in (kind, name) order.
@@ -222,14 +240,22 @@ class ImpactWalk {
     };
     std::vector<Reach> out;
     out.reserve(frontier.size());
-    // walked_ holds a name's entry number (walked_count_ onwards: this level's).
+    // walked_ and walked_numbers_ hold a name's entry number (walked_count_
+    // onwards: this level's).
     for (const Reach& r : frontier) {
-      auto [at, fresh] = walked_[r.name.kind].try_emplace(r.name.name);
-      if (fresh) {
-        at->second = walked_count_ + out.size();
+      std::size_t* entry = nullptr;
+      if (r.name.number != kNoNumber) {
+        entry = &walked_numbers_[r.name.number];
+      } else {
+        auto [at, fresh] = walked_[r.name.kind].try_emplace(r.name.name);
+        if (fresh) at->second = kNone;
+        entry = &at->second;
+      }
+      if (*entry == kNone) {
+        *entry = walked_count_ + out.size();
         out.push_back(r);
-      } else if (at->second >= walked_count_) {
-        Reach& kept = out[at->second - walked_count_];
+      } else if (*entry >= walked_count_) {
+        Reach& kept = out[*entry - walked_count_];
         if (path_of(r) < path_of(kept)) kept = r;
       }
     }
@@ -271,7 +297,7 @@ class ImpactWalk {
     referrers_.clear();
     referrers_at_.assign(1, 0);
     names_.clear();
-    for (const Reach& r : frontier) names_.emplace_back(r.name.kind, r.name.name);
+    for (const Reach& r : frontier) names_.push_back({r.name.kind, r.name.name, r.name.number});
     base_.append_referrers_of(names_, referrers_, referrers_at_);
     constexpr std::size_t kAhead = 16;
     const std::size_t n = referrers_.size();
@@ -313,7 +339,8 @@ class ImpactWalk {
   // those a level before listed.
   void merge_with_overlay(const Name& name, const std::vector<NodeId>& from_base) {
     std::pair<std::size_t, std::size_t> refs{0, 0};
-    if (const auto* named = overlay_named_[name.kind].find(name.name)) refs = *named;
+    const bool maybe = name.number == kNoNumber ? !overlay_refs_.empty() : overlay_numbers_[name.number];
+    if (const auto* named = maybe ? overlay_named_[name.kind].find(name.name) : nullptr) refs = *named;
     std::size_t start = flat_.size();
     auto push = [&](NodeId id) {
       if (!seen_[id] && (flat_.size() == start || flat_.back() != id)) flat_.push_back(id);
@@ -489,7 +516,9 @@ class ImpactWalk {
   std::vector<State> state_;
   std::vector<bool> seen_;
   std::vector<ReachedName> roots_;
-  std::vector<detail::FlatNameMap<std::size_t>> walked_;  // by kind number: the names walked
+  std::vector<detail::FlatNameMap<std::size_t>> walked_;  // by kind number: the unnumbered names walked
+  std::vector<std::size_t> walked_numbers_;                // by number: the numbered names walked, or kNone
+  std::vector<bool> overlay_numbers_;  // by number: whether a changed item's view side refers to it
   std::size_t walked_count_ = 0;                           // entries of the frontiers before this one
   std::vector<std::size_t> listed_;                        // by definition, once seen: its index in found_
   std::vector<std::size_t> through_;  // by index in found_ from this level's first: its frontier entry
@@ -497,7 +526,7 @@ class ImpactWalk {
   std::vector<NodeId> flat_;
   std::vector<NodeId> referrers_;           // a level's names' referrers in the base, one stretch each
   std::vector<std::size_t> referrers_at_;  // where each stretch starts, and the end
-  std::vector<BaseDefinitions::KindName> names_;  // the level's names, asked of the base at once
+  std::vector<BaseDefinitions::WalkName> names_;  // the level's names, asked of the base at once
   std::vector<std::pair<std::size_t, std::size_t>> lists_;
 };
 
