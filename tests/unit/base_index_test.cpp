@@ -428,3 +428,40 @@ TEST_CASE("base index: a build with changes makes the index a build without them
     repo.git({"reset", "-q"});
   }
 }
+
+TEST_CASE("base index: an impact read from the index outlives the build, the index and the workspace",
+          "[base-index]") {
+  // The ring Gen0 -> Gen1 -> ... -> Gen11 -> Gen0 and the tools calling
+  // each: a change to Gen3 reaches them all. Its paths and names are viewed
+  // in the index's file, which the result keeps mapped.
+  TempRepo repo;
+  seed(repo);
+  (void)build(open(repo), true);
+  REQUIRE(fs::exists(index_file(repo)));
+  replace_in(repo, "agents/AGgen3.json", "\"small\"", "\"large\"");
+  auto impact_of = [&](bool cache) {
+    ws::ChangeImpact impact;
+    std::vector<std::string> listed;
+    {
+      ws::Workspace w = open(repo);
+      ws::BuildOptions b;
+      b.use_cache = cache;
+      b.impact = &impact;
+      auto r = ws::build(w, b);
+      REQUIRE(r.ok());
+      CHECK(r->stats.base == (cache ? BuildStats::Base::indexed : BuildStats::Base::whole));
+    }
+    // The workspace, the build and the index it read are gone.
+    for (const auto& d : impact.impacted)
+      listed.push_back(std::string(d.kind) + " " + std::string(d.name) + " " + std::string(d.path) + " " +
+                       std::to_string(d.depth));
+    return listed;
+  };
+  const std::vector<std::string> indexed = impact_of(true);
+  // The other eleven agents, the twelve tools, and Gen3 itself, whose own
+  // handoff goes round the ring back to it.
+  REQUIRE(indexed.size() == 24);
+  CHECK(indexed.front() == "agent Gen2 agents/AGgen2.json 1");
+  CHECK(indexed[22] == "agent Gen3 agents/AGgen3.json 12");
+  CHECK(indexed == impact_of(false));
+}

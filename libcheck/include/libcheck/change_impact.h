@@ -59,8 +59,8 @@ struct Referrer {
 // paths, so each path is stored once (ChangeImpact::through spells one
 // out). A definition of the changeset itself is impacted too when its own
 // new references reach another changed name. Its kind, name and path are
-// views of ChangeImpact::impacted_text: ten thousand definitions make one
-// block of bytes, not twenty thousand strings.
+// views of bytes ChangeImpact::impacted_bytes keeps: ten thousand
+// definitions make no twenty thousand strings.
 struct ImpactedDefinition {
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   std::string_view kind;
@@ -86,9 +86,11 @@ struct ChangeImpact {
   std::vector<Referrer> referrers;        // by path
   std::vector<ReachedName> reached;       // the names the changes involve, by (kind, name)
   std::vector<ImpactedDefinition> impacted;  // by depth, then path
-  // The bytes `impacted` views, shared by copies: the views stay valid
-  // while a ChangeImpact holding them lives.
-  std::shared_ptr<const char[]> impacted_text;
+  // What keeps the bytes `impacted` views, shared by copies: the views stay
+  // valid while a ChangeImpact holding them lives. A block of its own, and
+  // the saved index of the base when the build read one: the paths and
+  // names of unchanged definitions are viewed there, where they are.
+  std::shared_ptr<const void> impacted_bytes;
   // Which limit stopped the walk; `limits` says the bounds it had.
   ImpactTruncation truncated = ImpactTruncation::none;
   ImpactLimits limits;

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -70,6 +71,10 @@ class BaseDefinitions {
     (void)d;
     (void)stage;
   }
+  // What keeps the path and name bytes named() gives valid once this is
+  // gone; null when they live no longer than it, and a caller that keeps
+  // them must copy them.
+  virtual std::shared_ptr<const void> bytes_owner() const { return nullptr; }
   virtual std::optional<Named> named(std::size_t d) const {
     auto x = def(d);
     if (!x) return std::nullopt;

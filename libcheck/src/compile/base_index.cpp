@@ -354,8 +354,8 @@ BaseIndex::LoadResult BaseIndex::load(const std::string& file, const Key& key, c
   auto mapped = detail::map_cache_file(file, kMaxFileSize, /*populate=*/false);
   if (!mapped) return {LoadState::rejected, mapped.error().message};
   if (!mapped->has_value()) return {LoadState::missing, {}};
-  mapped_ = std::move(**mapped);
-  bytes_ = mapped_.bytes();
+  mapped_ = std::make_shared<const detail::MappedFile>(std::move(**mapped));
+  bytes_ = mapped_->bytes();
   kinds_ = &kinds;
   auto reject = [&](std::string why) {
     *this = BaseIndex();

@@ -103,6 +103,7 @@ class BaseIndex final : public BaseDefinitions {
   std::size_t read_count() const { return read_; }
   std::optional<Def> def(std::size_t d) const override;
   std::optional<Named> named(std::size_t d) const override;
+  std::shared_ptr<const void> bytes_owner() const override { return mapped_; }
   void prefetch_named(std::size_t d, int stage) const override;
   std::size_t name_numbers() const override { return symbols_.keys; }
   std::uint32_t number_of(std::size_t kind, std::string_view name) const override;
@@ -141,7 +142,7 @@ class BaseIndex final : public BaseDefinitions {
   std::optional<std::string_view> raw_path(std::size_t d) const;
 
   const KindPack* kinds_ = nullptr;
-  detail::MappedFile mapped_;
+  std::shared_ptr<const detail::MappedFile> mapped_;  // shared with results that view it (bytes_owner())
   std::string_view bytes_;
   std::size_t defs_ = 0, read_ = 0;
   std::size_t def_at_ = 0, list_at_ = 0, list_len_ = 0, names_at_ = 0, names_len_ = 0, paths_at_ = 0, paths_len_ = 0;

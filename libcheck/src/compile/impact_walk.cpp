@@ -12,13 +12,13 @@
 #include "flat_name_map.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <string_view>
-#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -213,8 +213,6 @@ class ImpactWalk {
     return state_[id] == State::usable ? &nodes_[id] : nullptr;
   }
 
-  // A found definition (always usable).
-  const Node& found_node(std::size_t f) const { return nodes_[found_[f].id]; }
 
   std::optional<Name> name_of(const Node& n) const {
     if (!n.has_name) return std::nullopt;
@@ -276,15 +274,19 @@ class ImpactWalk {
     std::vector<NodeId> from_base;
     for (std::size_t i = 0; i < frontier.size(); ++i) {
       const Name& name = frontier[i].name;
+      const std::size_t start = flat_.size();
+      const auto overlay = overlay_referrers(name);
       from_base.clear();
       if (base_.has_references()) {
+        // A base list is ascending and lists a definition once: without
+        // changed items to merge in, it goes straight on.
+        std::vector<NodeId>& to = overlay.first == overlay.second ? flat_ : from_base;
         for (std::size_t at = referrers_at_[i]; at < referrers_at_[i + 1]; ++at)
-          if (NodeId d = referrers_[at]; !seen_[d] && state_[d] == State::usable) from_base.push_back(d);
+          if (NodeId d = referrers_[at]; !seen_[d] && state_[d] == State::usable) to.push_back(d);
       } else if (auto at = scanned.find(name); at != scanned.end()) {
         from_base = std::move(at->second);
       }
-      std::size_t start = flat_.size();
-      merge_with_overlay(name, from_base);
+      if (overlay.first != overlay.second || !base_.has_references()) merge_with_overlay(overlay, from_base);
       lists_[i] = {start, flat_.size()};
     }
   }
@@ -301,10 +303,12 @@ class ImpactWalk {
     base_.append_referrers_of(names_, referrers_, referrers_at_);
     constexpr std::size_t kAhead = 16;
     const std::size_t n = referrers_.size();
+    // Most referrers were looked at through another name already.
+    auto fresh = [&](NodeId d) { return !seen_[d] && state_[d] == State::unknown; };
     for (std::size_t j = 0; j < n; ++j) {
-      if (j + kAhead < n) base_.prefetch_named(referrers_[j + kAhead], 0);
-      if (j + kAhead / 2 < n) base_.prefetch_named(referrers_[j + kAhead / 2], 1);
-      if (!seen_[referrers_[j]]) node(referrers_[j]);
+      if (j + kAhead < n && fresh(referrers_[j + kAhead])) base_.prefetch_named(referrers_[j + kAhead], 0);
+      if (j + kAhead / 2 < n && fresh(referrers_[j + kAhead / 2])) base_.prefetch_named(referrers_[j + kAhead / 2], 1);
+      if (fresh(referrers_[j])) node(referrers_[j]);
     }
   }
 
@@ -326,7 +330,7 @@ class ImpactWalk {
                              [&](const RefView& ref) {
                                const Kind* k = kinds_.by_name(ref.target_kind);
                                if (!k) return;
-                               auto at = out.find(Name{kind_number(k), ref.name});
+                               auto at = out.find(numbered(kind_number(k), ref.name));
                                if (at == out.end()) return;
                                if (at->second.empty() || at->second.back() != d) at->second.push_back(d);
                              });
@@ -334,13 +338,17 @@ class ImpactWalk {
     return out;
   }
 
-  // `from_base` (ascending, which is path order) and the changed items that
-  // refer to `name`, merged in path order onto flat_, each once, leaving out
-  // those a level before listed.
-  void merge_with_overlay(const Name& name, const std::vector<NodeId>& from_base) {
-    std::pair<std::size_t, std::size_t> refs{0, 0};
+  // The stretch of overlay_refs_ that refers to `name`.
+  std::pair<std::size_t, std::size_t> overlay_referrers(const Name& name) const {
     const bool maybe = name.number == kNoNumber ? !overlay_refs_.empty() : overlay_numbers_[name.number];
-    if (const auto* named = maybe ? overlay_named_[name.kind].find(name.name) : nullptr) refs = *named;
+    if (const auto* named = maybe ? overlay_named_[name.kind].find(name.name) : nullptr) return *named;
+    return {0, 0};
+  }
+
+  // `from_base` (ascending, which is path order) and the changed items of
+  // `refs` (overlay_referrers), merged in path order onto flat_, each once,
+  // leaving out those a level before listed.
+  void merge_with_overlay(std::pair<std::size_t, std::size_t> refs, const std::vector<NodeId>& from_base) {
     std::size_t start = flat_.size();
     auto push = [&](NodeId id) {
       if (!seen_[id] && (flat_.size() == start || flat_.back() != id)) flat_.push_back(id);
@@ -420,6 +428,7 @@ class ImpactWalk {
         if (seen_[id] || name_of(nodes_[id]) == frontier[i].name) continue;
         if (found_.size() == limits_.max_definitions) return;
         seen_[id] = true;
+        listed_[id] = found_.size();
         found_.push_back({id, frontier[i].from, frontier[i].root});
       }
   }
@@ -427,78 +436,106 @@ class ImpactWalk {
   // The definitions found, by depth then path, each naming the one before
   // it on its path.
   void emit(ChangeImpact& out) {
-    // found_ is in level order (take_level lists a level after the one
-    // before), so only each level needs sorting: by path rank, then by
-    // number (the changed items' view sides between the same two base
-    // definitions are numbered in path order).
-    std::vector<std::size_t> depth(found_.size());
-    std::vector<std::tuple<std::size_t, NodeId, std::size_t>> order(found_.size());  // (path rank, id, index in found_)
-    for (std::size_t f = 0; f < found_.size(); ++f) {
+    std::vector<std::uint32_t> depth(found_.size());
+    for (std::size_t f = 0; f < found_.size(); ++f)
       depth[f] = found_[f].parent == kNone ? 1 : depth[found_[f].parent] + 1;
-      order[f] = {path_rank(found_[f].id), found_[f].id, f};
-    }
-    for (std::size_t level = 0; level < order.size();) {
+    // found_ is in level order (take_level lists a level after the one
+    // before), so each level is put in path order on its own.
+    std::vector<std::uint32_t> order;  // indexes in found_
+    order.reserve(found_.size());
+    std::vector<std::uint64_t> marked((base_.size() + 63) / 64, 0);
+    for (std::size_t level = 0; level < found_.size();) {
       std::size_t end = level;
-      while (end < order.size() && depth[end] == depth[level]) ++end;
-      std::sort(order.begin() + level, order.begin() + end);
+      while (end < found_.size() && depth[end] == depth[level]) ++end;
+      append_in_path_order(level, end, marked, order);
       level = end;
     }
     out.reached = std::move(roots_);
     make_impacted(order, depth, out);
   }
 
-  // out.impacted in `order`, its bytes in one block: each kind's name once,
-  // then each definition's name and path.
-  void make_impacted(const std::vector<std::tuple<std::size_t, NodeId, std::size_t>>& order,
-                     const std::vector<std::size_t>& depth, ChangeImpact& out) {
-    // Where each definition's bytes go, worked out first: the block is
-    // sized once and the bytes copied straight to their places.
-    struct At {
-      std::size_t kind, name, path;
-      bool kind_first = false;  // the first of its kind, which places the kind's name
+  // found_[from, to) appended to `order` in path order. The base's numbers
+  // are in path order, so its definitions are marked in `marked` (left
+  // clear again) and read back in order; the few changed items' view sides
+  // are sorted by path rank, then number (those between the same two base
+  // definitions are numbered in path order), and merged in.
+  void append_in_path_order(std::size_t from, std::size_t to, std::vector<std::uint64_t>& marked,
+                            std::vector<std::uint32_t>& order) {
+    std::vector<std::pair<std::size_t, NodeId>> changed;  // (path rank, number)
+    for (std::size_t f = from; f < to; ++f) {
+      const NodeId id = found_[f].id;
+      if (id < base_.size()) marked[id / 64] |= std::uint64_t(1) << (id % 64);
+      else changed.emplace_back(path_rank(id), id);
+    }
+    std::sort(changed.begin(), changed.end());
+    std::size_t next_changed = 0;
+    auto changed_before = [&](std::size_t rank) {
+      for (; next_changed < changed.size() && changed[next_changed].first < rank; ++next_changed)
+        order.push_back(static_cast<std::uint32_t>(listed_[changed[next_changed].second]));
     };
-    std::vector<At> at;
-    at.reserve(order.size());
-    std::vector<std::size_t> kind_at(kinds_.kinds().size(), kNone);
-    std::size_t size = 0;
-    for (std::size_t i = 0; i < order.size(); ++i) {
-      const Node& n = found_node(std::get<2>(order[i]));
-      std::size_t& kind = kind_at[kind_number(n.kind)];
-      bool first = kind == kNone;
-      if (first) {
-        kind = size;
-        size += n.kind->name.size();
+    for (std::size_t w = 0; w < marked.size(); ++w)
+      for (std::uint64_t bits = marked[w]; bits != 0; bits &= bits - 1) {
+        const NodeId id = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+        changed_before(path_rank(id));
+        order.push_back(static_cast<std::uint32_t>(listed_[id]));
+        marked[w] = 0;
       }
-      at.push_back({kind, size, size + n.name.size(), first});
-      size = at.back().path + n.path.size();
+    changed_before(std::numeric_limits<std::size_t>::max());
+  }
+
+  // out.impacted in `order`. A base definition's path and name are viewed
+  // where the base keeps them when it keeps them past the build (a base
+  // index's file); the kinds' names, once each, and the rest are copied
+  // into one block.
+  void make_impacted(const std::vector<std::uint32_t>& order, const std::vector<std::uint32_t>& depth,
+                     ChangeImpact& out) {
+    struct Held {
+      std::shared_ptr<const void> base;
+      std::unique_ptr<char[]> own;
+    };
+    auto held = std::make_shared<Held>();
+    held->base = base_.bytes_owner();
+    auto in_place = [&](NodeId id) { return held->base && id < base_.size(); };
+    // The block is sized first, then written from its start.
+    std::vector<std::string_view> kind_text(kinds_.kinds().size());
+    std::size_t size = 0;
+    for (std::uint32_t f : order) {
+      const NodeId id = found_[f].id;
+      const Node& n = nodes_[id];
+      if (std::string_view& kind = kind_text[kind_number(n.kind)]; kind.data() == nullptr) {
+        kind = n.kind->name;
+        size += kind.size();
+      }
+      if (!in_place(id)) size += n.name.size() + n.path.size();
     }
     // Every byte is written below, so none is cleared first.
-    std::shared_ptr<char[]> text = std::make_shared_for_overwrite<char[]>(size);
-    char* bytes = text.get();
-    auto put = [&](std::size_t offset, std::string_view s) {
-      if (!s.empty()) std::memcpy(bytes + offset, s.data(), s.size());
+    held->own = std::make_unique_for_overwrite<char[]>(size);
+    char* cursor = held->own.get();
+    auto copy = [&](std::string_view s) {
+      if (!s.empty()) std::memcpy(cursor, s.data(), s.size());
+      cursor += s.size();
+      return std::string_view(cursor - s.size(), s.size());
     };
+    for (std::string_view& kind : kind_text)
+      if (kind.data() != nullptr) kind = copy(kind);
     std::vector<std::size_t> listed_at(found_.size());
     out.impacted.reserve(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
-      std::size_t f = std::get<2>(order[i]);
-      const Node& n = found_node(f);
-      std::string_view kind = n.kind->name, name = n.name;
-      if (at[i].kind_first) put(at[i].kind, kind);
-      put(at[i].name, name);
-      put(at[i].path, n.path);
+      const std::uint32_t f = order[i];
+      const NodeId id = found_[f].id;
+      const Node& n = nodes_[id];
       listed_at[f] = i;
       ImpactedDefinition& d = out.impacted.emplace_back();
-      d.kind = std::string_view(bytes + at[i].kind, kind.size());
-      d.name = std::string_view(bytes + at[i].name, name.size());
-      d.path = std::string_view(bytes + at[i].path, n.path.size());
+      d.kind = kind_text[kind_number(n.kind)];
+      d.name = in_place(id) ? n.name : copy(n.name);
+      d.path = in_place(id) ? n.path : copy(n.path);
       d.reaches = found_[f].root;
       // The one before on the path has a smaller depth: listed already.
       d.via = found_[f].parent == kNone ? ImpactedDefinition::kNone : listed_at[found_[f].parent];
       d.depth = depth[f];
-      d.changed = found_[f].id >= base_.size();
+      d.changed = id >= base_.size();
     }
-    out.impacted_text = std::move(text);
+    out.impacted_bytes = std::move(held);
   }
 
   const KindPack& kinds_;
