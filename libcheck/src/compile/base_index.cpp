@@ -535,10 +535,10 @@ void BaseIndex::prefetch_lookup(const Table& t, std::uint32_t tag, int stage) co
   if (list_off < list_len_) __builtin_prefetch(bytes_.data() + list_at_ + list_off * 4);
 }
 
-// A numbered name's referrers are listed in its symbol key, which the walk
-// that numbered it has fetched already: only the list is fetched ahead. A
-// name without a number is looked up in the reference table by its bytes,
-// its slot, key, and list fetched ahead in stages.
+// A numbered name's referrers are listed in its symbol key: the key, then
+// the list, are fetched ahead. A name without a number is looked up in the
+// reference table by its bytes, its slot, key, and list fetched ahead in
+// stages.
 void BaseIndex::append_referrers_of(const std::vector<WalkName>& names, std::vector<std::size_t>& out,
                                     std::vector<std::size_t>& ends) const {
   auto numbered = [&](const WalkName& n) { return n.number < symbols_.keys; };
@@ -552,7 +552,8 @@ void BaseIndex::append_referrers_of(const std::vector<WalkName>& names, std::vec
   const std::size_t n = names.size();
   auto prefetch = [&](std::size_t i, int stage) {
     if (!numbered(names[i])) return prefetch_lookup(references_, tags[i], stage);
-    if (stage != 2) return;
+    if (stage == 0) return;
+    if (stage == 1) return __builtin_prefetch(bytes_.data() + referrers_field(names[i]) + 12);
     std::size_t list_off = u32(bytes_, referrers_field(names[i]) + 12);
     if (list_off < list_len_) __builtin_prefetch(bytes_.data() + list_at_ + list_off * 4);
   };
