@@ -213,7 +213,6 @@ class ImpactWalk {
     return state_[id] == State::usable ? &nodes_[id] : nullptr;
   }
 
-
   std::optional<Name> name_of(const Node& n) const {
     if (!n.has_name) return std::nullopt;
     return Name{kind_number(n.kind), n.name, n.number};
@@ -436,12 +435,12 @@ class ImpactWalk {
   // The definitions found, by depth then path, each naming the one before
   // it on its path.
   void emit(ChangeImpact& out) {
-    std::vector<std::uint32_t> depth(found_.size());
+    std::vector<std::size_t> depth(found_.size());
     for (std::size_t f = 0; f < found_.size(); ++f)
       depth[f] = found_[f].parent == kNone ? 1 : depth[found_[f].parent] + 1;
     // found_ is in level order (take_level lists a level after the one
     // before), so each level is put in path order on its own.
-    std::vector<std::uint32_t> order;  // indexes in found_
+    std::vector<std::size_t> order;  // indexes in found_
     order.reserve(found_.size());
     std::vector<std::uint64_t> marked((base_.size() + 63) / 64, 0);
     for (std::size_t level = 0; level < found_.size();) {
@@ -460,7 +459,7 @@ class ImpactWalk {
   // are sorted by path rank, then number (those between the same two base
   // definitions are numbered in path order), and merged in.
   void append_in_path_order(std::size_t from, std::size_t to, std::vector<std::uint64_t>& marked,
-                            std::vector<std::uint32_t>& order) {
+                            std::vector<std::size_t>& order) {
     std::vector<std::pair<std::size_t, NodeId>> changed;  // (path rank, number)
     for (std::size_t f = from; f < to; ++f) {
       const NodeId id = found_[f].id;
@@ -471,13 +470,13 @@ class ImpactWalk {
     std::size_t next_changed = 0;
     auto changed_before = [&](std::size_t rank) {
       for (; next_changed < changed.size() && changed[next_changed].first < rank; ++next_changed)
-        order.push_back(static_cast<std::uint32_t>(listed_[changed[next_changed].second]));
+        order.push_back(listed_[changed[next_changed].second]);
     };
     for (std::size_t w = 0; w < marked.size(); ++w)
       for (std::uint64_t bits = marked[w]; bits != 0; bits &= bits - 1) {
         const NodeId id = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
         changed_before(path_rank(id));
-        order.push_back(static_cast<std::uint32_t>(listed_[id]));
+        order.push_back(listed_[id]);
         marked[w] = 0;
       }
     changed_before(std::numeric_limits<std::size_t>::max());
@@ -487,7 +486,7 @@ class ImpactWalk {
   // where the base keeps them when it keeps them past the build (a base
   // index's file); the kinds' names, once each, and the rest are copied
   // into one block.
-  void make_impacted(const std::vector<std::uint32_t>& order, const std::vector<std::uint32_t>& depth,
+  void make_impacted(const std::vector<std::size_t>& order, const std::vector<std::size_t>& depth,
                      ChangeImpact& out) {
     struct Held {
       std::shared_ptr<const void> base;
@@ -499,7 +498,7 @@ class ImpactWalk {
     // The block is sized first, then written from its start.
     std::vector<std::string_view> kind_text(kinds_.kinds().size());
     std::size_t size = 0;
-    for (std::uint32_t f : order) {
+    for (std::size_t f : order) {
       const NodeId id = found_[f].id;
       const Node& n = nodes_[id];
       if (std::string_view& kind = kind_text[kind_number(n.kind)]; kind.data() == nullptr) {
@@ -521,7 +520,7 @@ class ImpactWalk {
     std::vector<std::size_t> listed_at(found_.size());
     out.impacted.reserve(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
-      const std::uint32_t f = order[i];
+      const std::size_t f = order[i];
       const NodeId id = found_[f].id;
       const Node& n = nodes_[id];
       listed_at[f] = i;
